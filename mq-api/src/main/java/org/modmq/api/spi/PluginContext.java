@@ -1,0 +1,27 @@
+package org.modmq.api.spi;
+
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * What every plugin may use from the runtime that creates it. The runtime owns all of these:
+ * a plugin never shuts the scheduler down.
+ *
+ * @param clock wall clock; tests pass a manual one
+ * @param scheduler for periodic and delayed work; shared, so tasks must be short
+ * @param allocator for buffers the plugin hands out
+ * @param storeRoot the broker's {@code storePathRootDir}
+ */
+public record PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator,
+                            Path storeRoot) {
+
+    public PluginContext {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(allocator, "allocator");
+        Objects.requireNonNull(storeRoot, "storeRoot");
+    }
+}

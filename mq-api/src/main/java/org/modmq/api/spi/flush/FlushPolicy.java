@@ -1,0 +1,30 @@
+package org.modmq.api.spi.flush;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Decides when written bytes are forced to disk and tells the producer's send when what it asked for
+ * is true. Thread-safe: {@link #appended(long)} is called by the writer after each append.
+ */
+public interface FlushPolicy extends AutoCloseable {
+
+    /** The provider name ({@code SYNC_FLUSH}, {@code ASYNC_FLUSH}, ...). */
+    String name();
+
+    /**
+     * Tells the policy the log now ends at {@code endOffset} and returns a future that completes
+     * (with the durable offset) once the append is as durable as this policy promises: for a
+     * synchronous policy when {@link FlushTarget#durableOffset()} ≥ {@code endOffset}; for an
+     * asynchronous one at once. A synchronous policy fails the future with a
+     * {@link org.modmq.api.message.PutStatusException} of status {@code FLUSH_DISK_TIMEOUT} when the
+     * force does not happen within its timeout, and with {@code SERVICE_NOT_AVAILABLE} when closed.
+     */
+    CompletableFuture<Long> appended(long endOffset);
+
+    /** Whether {@link #appended(long)} waits for a force. */
+    boolean synchronous();
+
+    /** Forces what is written, stops the policy's thread and fails any future still pending. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,31 @@
+package org.modmq.api.spi.storage;
+
+import java.nio.file.Path;
+
+/**
+ * Opens fixed-size segment files. The CommitLog and the ConsumeQueues are built on segments and do not
+ * know which backend serves them.
+ *
+ * <p>Thread-safe. Closing the backend closes every segment it opened that is still open; read views
+ * already handed out stay valid until released.
+ */
+public interface StorageBackend extends AutoCloseable {
+
+    /** The provider name this backend was created under ({@code mmap}, {@code direct}, ...). */
+    String name();
+
+    /**
+     * Opens the segment file at {@code file}, creating it with {@code capacity} bytes (zero-filled as
+     * far as readers can tell) when it does not exist.
+     *
+     * @param capacity bytes, > 0; must equal the length of an existing file
+     * @throws IllegalArgumentException when {@code capacity} is not positive or differs from an existing
+     *     file's length
+     * @throws StorageException on I/O failure
+     */
+    Segment open(Path file, int capacity);
+
+    /** Idempotent. */
+    @Override
+    void close();
+}

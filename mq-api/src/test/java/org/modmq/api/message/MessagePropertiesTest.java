@@ -1,0 +1,33 @@
+package org.modmq.api.message;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MessagePropertiesTest {
+
+    @Test
+    void roundTripsInOrder() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("TAGS", "TagA");
+        properties.put("KEYS", "k1 k2");
+        String encoded = MessageProperties.encode(properties);
+
+        assertThat(encoded).isEqualTo("TAGS\u0001TagA\u0002KEYS\u0001k1 k2\u0002");
+        assertThat(MessageProperties.decode(encoded)).containsExactly(Map.entry("TAGS", "TagA"), Map.entry("KEYS", "k1 k2"));
+    }
+
+    @Test
+    void skipsEmptyPairsAndLetsTheLastDuplicateWin() {
+        assertThat(MessageProperties.decode("A\u00011\u0002\u0001x\u0002B\u0001\u0002A\u00012\u0002"))
+                .containsExactly(Map.entry("A", "2"));
+    }
+
+    @Test
+    void tagsCodeIsStringHash() {
+        assertThat(MessageProperties.tagsCode("TagA")).isEqualTo(0x27a807L);
+        assertThat(MessageProperties.tagsCode(null)).isZero();
+    }
+}
