@@ -1,0 +1,49 @@
+package org.modmq.store.mmap;
+
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledDirectByteBuf;
+import io.netty.util.ResourceLeakDetector;
+import io.netty.util.ResourceLeakDetectorFactory;
+import io.netty.util.ResourceLeakTracker;
+import java.nio.ByteBuffer;
+
+/**
+ * A direct buffer over a slice of a segment's mapping that holds one reference on the segment and
+ * gives it back when the buffer is deallocated. Never handed out as is: callers get
+ * {@link #asReadOnly()} of it, which shares this reference count.
+ *
+ * <p>Views are tracked by their own Netty leak detector, so a view never released is reported as a
+ * {@code LEAK:} naming this class.
+ *
+ * <p>Reference counting is thread-safe, as for every Netty buffer.
+ */
+final class MmapView extends UnpooledDirectByteBuf {
+
+    private static final ResourceLeakDetector<MmapView> LEAKS =
+            ResourceLeakDetectorFactory.instance().newResourceLeakDetector(MmapView.class);
+
+    private final MmapSegment segment;
+    private final ResourceLeakTracker<MmapView> leak;
+
+    /**
+     * @param slice a writable slice of the mapping, exactly the view's bytes
+     * @param segment the segment whose reference the caller already took for this view
+     */
+    MmapView(ByteBuffer slice, MmapSegment segment) {
+        super(UnpooledByteBufAllocator.DEFAULT, slice, slice.remaining());
+        this.segment = segment;
+        this.leak = LEAKS.track(this);
+    }
+
+    @Override
+    protected void deallocate() {
+        try {
+            super.deallocate();
+            if (leak != null) {
+                leak.close(this);
+            }
+        } finally {
+            segment.releaseReference();
+        }
+    }
+}
