@@ -1,0 +1,160 @@
+package org.modmq.store.direct;
+
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.modmq.api.spi.storage.Segment;
+import org.modmq.api.spi.storage.StorageBackend;
+import org.modmq.api.spi.storage.StorageException;
+
+/**
+ * Opens {@link DirectSegment}s. Owns the read cache and the aligned read-buffer pool its segments share.
+ * Thread-safe: opening and closing hold the backend's monitor.
+ */
+final class DirectStorageBackend implements StorageBackend {
+
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    private static final int POOLED_READ_BUFFERS = 8;
+
+    private final DirectConfig config;
+    private final ByteBufAllocator allocator;
+    private final ChannelOpener opener;
+    private final ReadCache cache;
+    private final AlignedBufferPool pool = new AlignedBufferPool(READ_BUFFER_BYTES, POOLED_READ_BUFFERS);
+    private final Set<DirectSegment> open = new LinkedHashSet<>();
+    private long nextSegmentId;
+    private boolean closed;
+
+    DirectStorageBackend(DirectConfig config, ByteBufAllocator allocator, ChannelOpener opener) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.allocator = Objects.requireNonNull(allocator, "allocator");
+        this.opener = Objects.requireNonNull(opener, "opener");
+        this.cache = new ReadCache(config.readCacheBytes());
+    }
+
+    @Override
+    public String name() {
+        return DirectStorageBackendProvider.NAME;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The direct backend also requires {@code capacity} to be a multiple of the block size of the
+     * file's file store, and creates missing parent directories.
+     */
+    @Override
+    public synchronized Segment open(Path file, int capacity) {
+        Objects.requireNonNull(file, "file");
+        if (closed) {
+            throw new IllegalStateException("storage backend 'direct' is closed; cannot open " + file);
+        }
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity " + capacity + " of " + file + " is not positive");
+        }
+        Path absolute = file.toAbsolutePath();
+        BlockGeometry geometry = DirectIoProbe.geometryOf(absolute.getParent());
+        if (!geometry.isAligned(capacity)) {
+            throw new IllegalArgumentException("capacity " + capacity + " of " + file
+                    + " is not a multiple of the block size " + geometry.blockSize()
+                    + " of its file store, which direct I/O requires");
+        }
+        boolean created = createIfMissing(file, capacity);
+        FileChannel channel;
+        try {
+            channel = opener.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + file + " for direct I/O: " + e, e);
+        } catch (UnsupportedOperationException e) {
+            throw new StorageException("cannot open " + file + " for direct I/O: " + e, new IOException(e));
+        }
+        SegmentResources resources = new SegmentResources(allocator, cache, pool, config.writeBufferBytes(),
+                nextSegmentId++);
+        DirectSegment segment = new DirectSegment(new SegmentFile(file, channel, geometry), capacity, resources,
+                created ? 0 : capacity, this::closed);
+        open.add(segment);
+        return segment;
+    }
+
+    /** Closes every segment still open; keeps going after a failure and throws the first. Idempotent. */
+    @Override
+    public void close() {
+        List<DirectSegment> segments;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            segments = new ArrayList<>(open);
+        }
+        RuntimeException failure = null;
+        for (DirectSegment segment : segments) {
+            try {
+                segment.close();
+            } catch (StorageException | IllegalStateException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Segments open now (tests). */
+    synchronized int openSegments() {
+        return open.size();
+    }
+
+    /** The shared read cache (tests). */
+    ReadCache cache() {
+        return cache;
+    }
+
+    private synchronized void closed(DirectSegment segment) {
+        open.remove(segment);
+    }
+
+    /** @return true when this call created the file, which then reads as zeros everywhere */
+    private static boolean createIfMissing(Path file, int capacity) {
+        try {
+            if (!Files.exists(file)) {
+                try {
+                    Files.createFile(file);
+                    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                        raf.setLength(capacity);
+                    }
+                    return true;
+                } catch (FileAlreadyExistsException e) {
+                    // Another process created it between the check and the create: treat it as existing.
+                    return checkLength(file, capacity);
+                }
+            }
+            return checkLength(file, capacity);
+        } catch (IOException e) {
+            throw new StorageException("cannot create segment file " + file + ": " + e, e);
+        }
+    }
+
+    private static boolean checkLength(Path file, int capacity) throws IOException {
+        long length = Files.size(file);
+        if (length != capacity) {
+            throw new IllegalArgumentException("segment file " + file + " is " + length
+                    + " bytes long, not the requested capacity " + capacity);
+        }
+        return false;
+    }
+}
