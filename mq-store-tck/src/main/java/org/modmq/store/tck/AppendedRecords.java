@@ -16,7 +16,7 @@ import org.modmq.api.spi.storage.Segment;
 final class AppendedRecords {
 
     private static final int HEADER = 8;
-    private static final int MAX_RECORDS = 2000;
+    private static final int MAX_RECORDS = 10_000;
 
     private final Segment segment;
     private volatile int published;

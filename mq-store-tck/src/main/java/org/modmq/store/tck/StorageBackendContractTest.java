@@ -51,7 +51,8 @@ public abstract class StorageBackendContractTest extends SegmentLifecycleContrac
 
     @Test
     public void readersSeePublishedRecordsWhileWriterAppends() throws Exception {
-        try (Segment segment = openSegment("concurrent")) {
+        int capacity = capacity() * Math.max(1, (1 << 20) / capacity());
+        try (Segment segment = backend().open(segmentFile("concurrent"), capacity)) {
             AppendedRecords records = new AppendedRecords(segment);
             AtomicBoolean stop = new AtomicBoolean();
             ExecutorService pool = Executors.newFixedThreadPool(READERS + 1);

@@ -16,10 +16,17 @@ import org.modmq.api.spi.storage.StorageBackend;
  * Base of the storage contract: creates one backend per test under a fresh temporary directory and
  * closes it afterwards, and offers helpers that copy bytes out of read views and release them.
  *
+ * <p>After each test the fixture fails the test when Netty reported a leaked buffer (see
+ * {@link LeakWatch}).
+ *
  * <p>Backend authors do not extend this class directly; they extend {@link StorageBackendContractTest}.
  * Not thread-safe except where a helper says so; JUnit creates one instance per test method.
  */
 public abstract class StorageContractFixture {
+
+    static {
+        LeakWatch.install();
+    }
 
     /** Fresh directory per test; segment files are created directly inside it. */
     @TempDir
@@ -55,6 +62,7 @@ public abstract class StorageContractFixture {
         if (backend != null) {
             backend.close();
         }
+        LeakWatch.check();
     }
 
     /** The backend created for the current test. */
