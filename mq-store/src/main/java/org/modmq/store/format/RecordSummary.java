@@ -1,0 +1,37 @@
+package org.modmq.store.format;
+
+import java.util.Map;
+import org.modmq.api.message.MessageProperties;
+import org.modmq.api.message.MessageSysFlag;
+
+/**
+ * What dispatch needs from one stored record.
+ *
+ * @param commitLogOffset PHYSICALOFFSET
+ * @param size TOTALSIZE
+ * @param topic topic
+ * @param queueId QUEUEID
+ * @param queueOffset QUEUEOFFSET
+ * @param sysFlag SYSFLAG
+ * @param storeTimestamp STORETIMESTAMP
+ * @param properties decoded properties
+ */
+public record RecordSummary(long commitLogOffset, int size, String topic, int queueId, long queueOffset,
+                            int sysFlag, long storeTimestamp, Map<String, String> properties) {
+
+    /** The ConsumeQueue tag code. */
+    public long tagsCode() {
+        return MessageProperties.tagsCode(properties.get(MessageProperties.TAGS));
+    }
+
+    /** Whether the record gets a ConsumeQueue entry (not a prepared or rolled-back transaction). */
+    public boolean consumable() {
+        int type = MessageSysFlag.transactionType(sysFlag);
+        return type != MessageSysFlag.TRANSACTION_PREPARED_TYPE && type != MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+    }
+
+    /** Whether the record is indexed by key (not a rolled-back transaction). */
+    public boolean indexable() {
+        return MessageSysFlag.transactionType(sysFlag) != MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+    }
+}

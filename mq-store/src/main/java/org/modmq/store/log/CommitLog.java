@@ -1,0 +1,386 @@
+package org.modmq.store.log;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.PutStatus;
+import org.modmq.api.message.PutStatusException;
+import org.modmq.api.spi.flush.FlushTarget;
+import org.modmq.api.spi.replication.ReplicatedLog;
+import org.modmq.api.spi.storage.Segment;
+import org.modmq.api.spi.storage.StorageException;
+import org.modmq.store.format.MessageEncoder;
+import org.modmq.store.format.MessageLayout;
+import org.modmq.store.format.TopicQueue;
+import org.modmq.store.segment.SegmentFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CommitLog: stored records back to back in fixed-size segments; a record never spans two segments
+ * (the rest of a segment too short for the next record plus {@link MessageLayout#BLANK_LENGTH} gets a
+ * blank marker).
+ *
+ * <p>Threads: appends (local or replicated) and truncation are serialized by a short lock, which also
+ * assigns commit-log offset, queue offset and store timestamp. {@link #maxOffset()} and
+ * {@link #confirmedOffset()} are volatile and published after the bytes are written, so any thread
+ * may read below them. {@link #flush()} may run concurrently with appends. Read views handed out are
+ * owned by the caller, who releases them.
+ */
+public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+
+    private final SegmentFiles files;
+    private final QueueOffsetTable queueOffsets;
+    private final Clock clock;
+    private final MessageEncoder encoder;
+    private final int maxMessageSize;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final Object flushLock = new Object();
+    private final ByteBuf blank = Unpooled.unreleasableBuffer(Unpooled.buffer(8, 8));
+    private volatile long written;
+    private volatile long confirmed;
+    private volatile long durable;
+
+    /**
+     * @param files the segments (already loaded); their span equals their capacity
+     * @param maxMessageSize largest record accepted, bytes
+     */
+    public CommitLog(SegmentFiles files, QueueOffsetTable queueOffsets, Clock clock, ByteBufAllocator allocator,
+                     int maxMessageSize) {
+        this.files = Objects.requireNonNull(files, "files");
+        this.queueOffsets = Objects.requireNonNull(queueOffsets, "queueOffsets");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.encoder = new MessageEncoder(allocator);
+        this.maxMessageSize = maxMessageSize;
+        long last = files.lastStart();
+        this.written = Math.max(0, last);
+        this.confirmed = written;
+        this.durable = written;
+    }
+
+    public SegmentFiles files() {
+        return files;
+    }
+
+    public QueueOffsetTable queueOffsets() {
+        return queueOffsets;
+    }
+
+    /** Appends one message. Never throws for bad input: the status says why nothing was written. */
+    public AppendResult append(BrokerMessage message) {
+        return appendBatch(List.of(message));
+    }
+
+    /**
+     * Appends messages of one topic-queue with consecutive queue offsets into one segment.
+     * All or nothing.
+     */
+    public AppendResult appendBatch(List<BrokerMessage> messages) {
+        if (messages.isEmpty()) {
+            return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "empty batch");
+        }
+        TopicQueue queue = new TopicQueue(messages.get(0).topic(), messages.get(0).queueId());
+        List<ByteBuf> records = new ArrayList<>(messages.size());
+        try {
+            int total = 0;
+            for (BrokerMessage message : messages) {
+                if (!queue.equals(new TopicQueue(message.topic(), message.queueId()))) {
+                    return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "a batch must share one topic and queue");
+                }
+                ByteBuf record = encoder.encode(message);
+                records.add(record);
+                if (record.readableBytes() > maxMessageSize) {
+                    return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "record of " + record.readableBytes()
+                            + " bytes exceeds maxMessageSize " + maxMessageSize);
+                }
+                total += record.readableBytes();
+            }
+            if (total + MessageLayout.BLANK_LENGTH > files.capacity()) {
+                return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, total + " bytes do not fit one segment of "
+                        + files.capacity());
+            }
+            appendLock.lock();
+            try {
+                return appendLocked(queue, records, total);
+            } finally {
+                appendLock.unlock();
+            }
+        } catch (PutStatusException e) {
+            return AppendResult.failed(e.status(), e.getMessage());
+        } catch (StorageException e) {
+            LOG.error("append failed", e);
+            return AppendResult.failed(PutStatus.UNKNOWN_ERROR, e.getMessage());
+        } finally {
+            records.forEach(ByteBuf::release);
+        }
+    }
+
+    private AppendResult appendLocked(TopicQueue queue, List<ByteBuf> records, int total) {
+        long offset = written;
+        long start = files.startOf(offset);
+        Segment segment = files.getOrCreate(start);
+        int position = (int) (offset - start);
+        if (position + total + MessageLayout.BLANK_LENGTH > files.capacity()) {
+            blank.clear().writeInt(files.capacity() - position).writeInt(MessageLayout.BLANK_MAGIC);
+            segment.write(position, blank);
+            start += files.capacity();
+            offset = start;
+            position = 0;
+            segment = files.getOrCreate(start);
+        }
+        long timestamp = clock.millis();
+        long queueOffset = queueOffsets.next(queue);
+        List<Long> offsets = new ArrayList<>(records.size());
+        int at = 0;
+        for (int i = 0; i < records.size(); i++) {
+            ByteBuf record = records.get(i);
+            MessageLayout.setAssigned(record, record.readerIndex(), queueOffset + i, offset + at, timestamp);
+            segment.write(position + at, record);
+            offsets.add(offset + at);
+            at += record.readableBytes();
+        }
+        queueOffsets.advance(queue, queueOffset, records.size());
+        written = offset + total;
+        confirmed = written;
+        return new AppendResult(PutStatus.PUT_OK, offset, total, queueOffset, records.size(), timestamp, offsets, "");
+    }
+
+    /**
+     * The whole record at {@code offset} of {@code size} bytes, or null when it is not (or no longer)
+     * held. The caller owns the view.
+     */
+    public ByteBuf readRecord(long offset, int size) {
+        if (offset < 0 || offset + size > confirmed || size <= 0) {
+            return null;
+        }
+        Segment segment = files.find(offset);
+        long start = files.startOf(offset);
+        if (segment == null || offset - start + size > files.capacity()) {
+            return null;
+        }
+        try {
+            return segment.read((int) (offset - start), size);
+        } catch (IllegalStateException e) {
+            LOG.debug("segment at {} went away while reading: {}", start, e.getMessage());
+            return null;
+        }
+    }
+
+    /** The record at {@code offset} (size read from the record), or null. The caller owns the view. */
+    public ByteBuf readRecord(long offset) {
+        int size = readInt(offset);
+        return size <= 0 ? null : readRecord(offset, size);
+    }
+
+    /** The int32 at {@code offset} (below the confirmed offset), or -1 when not held. */
+    public int readInt(long offset) {
+        ByteBuf view = readRaw(offset, 4);
+        if (view == null) {
+            return -1;
+        }
+        try {
+            return view.getInt(view.readerIndex());
+        } finally {
+            view.release();
+        }
+    }
+
+    /** STORETIMESTAMP of the record at {@code offset}, or -1 when not held. */
+    public long readStoreTimestamp(long offset, int size) {
+        ByteBuf record = readRecord(offset, size);
+        if (record == null) {
+            return -1;
+        }
+        try {
+            return MessageLayout.storeTimestamp(record, record.readerIndex());
+        } finally {
+            record.release();
+        }
+    }
+
+    private ByteBuf readRaw(long offset, int length) {
+        Segment segment = files.find(offset);
+        long start = files.startOf(offset);
+        if (segment == null || offset + length > written || offset - start + length > files.capacity()) {
+            return null;
+        }
+        try {
+            return segment.read((int) (offset - start), length);
+        } catch (IllegalStateException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public long maxOffset() {
+        return written;
+    }
+
+    /** The end of the last whole record: readers and dispatch see records below it. */
+    public long confirmedOffset() {
+        return confirmed;
+    }
+
+    @Override
+    public long minOffset() {
+        long first = files.firstStart();
+        return first < 0 ? written : first;
+    }
+
+    @Override
+    public ByteBuf read(long offset, int maxLength) {
+        long max = written;
+        if (offset < minOffset() || offset > max) {
+            throw new IndexOutOfBoundsException("offset " + offset + " outside [" + minOffset() + ", " + max + "]");
+        }
+        long start = files.startOf(offset);
+        int length = (int) Math.min(Math.min(maxLength, max - offset), start + files.capacity() - offset);
+        if (length <= 0) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        ByteBuf view = readRaw(offset, length);
+        if (view == null) {
+            throw new IndexOutOfBoundsException("offset " + offset + " is no longer held");
+        }
+        return view;
+    }
+
+    @Override
+    public void append(long offset, ByteBuf bytes) {
+        appendLock.lock();
+        try {
+            if (offset != written) {
+                throw new IllegalArgumentException("replicated bytes start at " + offset + ", log ends at " + written);
+            }
+            int done = 0;
+            int length = bytes.readableBytes();
+            while (done < length) {
+                long start = files.startOf(written);
+                int position = (int) (written - start);
+                int n = Math.min(length - done, files.capacity() - position);
+                files.getOrCreate(start).write(position, bytes.slice(bytes.readerIndex() + done, n));
+                done += n;
+                written += n;
+            }
+            confirmed = new RecordBoundaryScanner(this, files.capacity()).advance(confirmed, written);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    @Override
+    public void truncate(long offset) {
+        appendLock.lock();
+        try {
+            synchronized (flushLock) {
+                truncateLocked(offset);
+            }
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void truncateLocked(long offset) {
+        long start = files.startOf(offset);
+        files.deleteFrom(start + files.capacity());
+        Segment segment = files.find(offset);
+        if (segment != null) {
+            ByteBuf zeros = Unpooled.buffer(1 << 20, 1 << 20);
+            try {
+                for (int at = (int) (offset - start); at < files.capacity(); ) {
+                    int n = Math.min(1 << 20, files.capacity() - at);
+                    zeros.setIndex(0, n);
+                    segment.write(at, zeros);
+                    at += n;
+                }
+                segment.flush(files.capacity());
+            } finally {
+                zeros.release();
+            }
+        } else if (files.isEmpty() || files.lastStart() < start) {
+            files.getOrCreate(start);
+        }
+        written = offset;
+        confirmed = offset;
+        durable = Math.min(durable, offset);
+        LOG.info("CommitLog {} truncated to {}", files.directory(), offset);
+    }
+
+    /** Recovery: sets the log's end to {@code offset} after it has been verified (or truncated). */
+    public void restoreEnd(long offset) {
+        appendLock.lock();
+        try {
+            written = offset;
+            confirmed = offset;
+            durable = offset;
+            if (files.isEmpty() || files.find(offset) == null) {
+                files.getOrCreate(files.startOf(offset));
+            }
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** The path of the segment starting at {@code start}. */
+    public Path segmentPath(long start) {
+        return files.directory().resolve(SegmentFiles.fileName(start));
+    }
+
+    /**
+     * Deletes the segment starting at {@code start} unless it holds the log's end (the active segment).
+     *
+     * @return whether it was deleted
+     */
+    public boolean deleteSegment(long start) {
+        appendLock.lock();
+        try {
+            if (start + files.capacity() > written || start == files.lastStart()) {
+                return false;
+            }
+            files.delete(start);
+            return true;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    @Override
+    public long writtenOffset() {
+        return written;
+    }
+
+    @Override
+    public long durableOffset() {
+        return durable;
+    }
+
+    @Override
+    public long flush() {
+        synchronized (flushLock) {
+            long target = written;
+            for (long start = files.startOf(durable); start <= target; start += files.capacity()) {
+                Segment segment = files.find(start);
+                if (segment != null) {
+                    segment.flush((int) Math.min(files.capacity(), target - start));
+                }
+            }
+            durable = Math.max(durable, target);
+            return durable;
+        }
+    }
+
+    /** Closes the segments. Idempotent. */
+    @Override
+    public void close() {
+        files.close();
+    }
+}

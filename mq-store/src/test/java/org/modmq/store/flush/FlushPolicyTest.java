@@ -1,0 +1,124 @@
+package org.modmq.store.flush;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.modmq.api.config.ConfigValues;
+import org.modmq.api.message.PutStatus;
+import org.modmq.api.message.PutStatusException;
+import org.modmq.api.spi.ProviderRegistry;
+import org.modmq.api.spi.flush.FlushPolicyProvider;
+import org.modmq.api.spi.flush.FlushTarget;
+
+@Timeout(30)
+class FlushPolicyTest {
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+    }
+
+    /** A target whose first force waits until {@code gate} opens. */
+    static final class GatedTarget implements FlushTarget {
+        final AtomicLong written = new AtomicLong();
+        final AtomicLong durable = new AtomicLong();
+        final AtomicInteger forces = new AtomicInteger();
+        final CountDownLatch gate;
+
+        GatedTarget(CountDownLatch gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        public long writtenOffset() {
+            return written.get();
+        }
+
+        @Override
+        public long durableOffset() {
+            return durable.get();
+        }
+
+        @Override
+        public long flush() {
+            long target = written.get();
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            forces.incrementAndGet();
+            durable.accumulateAndGet(target, Math::max);
+            return durable.get();
+        }
+    }
+
+    @Test
+    void groupCommitServesManyAppendsWithFewForces() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        GatedTarget target = new GatedTarget(gate);
+        try (GroupCommitFlushPolicy policy = new GroupCommitFlushPolicy(target, Clock.systemUTC(), scheduler, 10_000)) {
+            List<CompletableFuture<Long>> futures = new ArrayList<>();
+            for (int i = 1; i <= 200; i++) {
+                target.written.set(i * 100L);
+                futures.add(policy.appended(i * 100L));
+            }
+            gate.countDown();
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(target.forces.get()).isLessThanOrEqualTo(3).isLessThan(futures.size());
+            assertThat(futures.get(199).get()).isGreaterThanOrEqualTo(20_000L);
+        }
+    }
+
+    @Test
+    void answersFlushDiskTimeoutWhenForceHangs() {
+        CountDownLatch gate = new CountDownLatch(1);
+        GatedTarget target = new GatedTarget(gate);
+        try (GroupCommitFlushPolicy policy = new GroupCommitFlushPolicy(target, Clock.systemUTC(), scheduler, 200)) {
+            target.written.set(100);
+            CompletableFuture<Long> future = policy.appended(100);
+            assertThatThrownBy(() -> future.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(PutStatusException.class)
+                    .extracting(e -> ((PutStatusException) e).status()).isEqualTo(PutStatus.FLUSH_DISK_TIMEOUT);
+            gate.countDown();
+        }
+    }
+
+    @Test
+    void asyncPolicyCompletesAtOnceAndForcesLater() throws Exception {
+        GatedTarget target = new GatedTarget(new CountDownLatch(0));
+        try (PeriodicFlushPolicy policy = new PeriodicFlushPolicy(target, 20, 4096)) {
+            target.written.set(10);
+            assertThat(policy.appended(10)).isDone();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (target.durable.get() < 10 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(target.durable.get()).as("forced within the interval").isEqualTo(10);
+        }
+    }
+
+    @Test
+    void providersAreFoundByName() {
+        ProviderRegistry<FlushPolicyProvider> registry = ProviderRegistry.load(FlushPolicyProvider.class);
+        assertThat(registry.names()).contains("SYNC_FLUSH", "ASYNC_FLUSH");
+        assertThat(registry.get("SYNC_FLUSH")).isInstanceOf(SyncFlushPolicyProvider.class);
+        ConfigValues.empty();
+    }
+}
