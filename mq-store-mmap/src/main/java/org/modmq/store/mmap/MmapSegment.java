@@ -67,6 +67,11 @@ final class MmapSegment implements Segment {
             // slice() and getBytes(int, ByteBuffer) leave both the mapping's and the source's indexes alone.
             source.getBytes(source.readerIndex(), mapping.slice(position, length));
             dirtyFrom.accumulateAndGet(position, Math::min);
+        } catch (InternalError e) {
+            // The JVM reports a SIGBUS on a mapping (device full under a sparse file, file truncated
+            // by someone else) as an InternalError from the faulting access.
+            throw new StorageException("cannot write " + length + " bytes at " + position + " of segment " + path,
+                    new IOException(e));
         } finally {
             releaseReference();
         }
@@ -122,6 +127,8 @@ final class MmapSegment implements Segment {
         acquire("warm");
         try {
             mapping.load();
+        } catch (InternalError e) {
+            throw new StorageException("cannot load segment " + path + " into memory", new IOException(e));
         } finally {
             releaseReference();
         }

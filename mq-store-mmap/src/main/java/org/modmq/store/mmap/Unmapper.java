@@ -1,15 +1,19 @@
 package org.modmq.store.mmap;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Unsafe;
 
 /**
  * Releases a mapping at once through {@code sun.misc.Unsafe.invokeCleaner} (module
- * {@code jdk.unsupported}). Probed once per JVM; when the probe fails the cause is logged once and
- * mappings are left to the garbage collector.
+ * {@code jdk.unsupported}), looked up reflectively so the build stays free of internal-API
+ * warnings. Probed once per JVM; when the probe fails the cause is logged once and mappings are
+ * left to the garbage collector.
  *
  * <p>Thread-safe. The caller guarantees that nothing touches the mapping, or any slice of it, again.
  */
@@ -18,11 +22,11 @@ final class Unmapper {
     private static final Logger LOG = LoggerFactory.getLogger(Unmapper.class);
     private static final Unmapper INSTANCE = probe();
 
-    private final Unsafe unsafe;
+    private final MethodHandle invokeCleaner;
     private final Throwable unavailabilityCause;
 
-    private Unmapper(Unsafe unsafe, Throwable unavailabilityCause) {
-        this.unsafe = unsafe;
+    private Unmapper(MethodHandle invokeCleaner, Throwable unavailabilityCause) {
+        this.invokeCleaner = invokeCleaner;
         this.unavailabilityCause = unavailabilityCause;
     }
 
@@ -32,9 +36,13 @@ final class Unmapper {
 
     private static Unmapper probe() {
         try {
-            Field field = Unsafe.class.getDeclaredField("theUnsafe");
+            Class<?> unsafeType = Class.forName("sun.misc.Unsafe");
+            Field field = unsafeType.getDeclaredField("theUnsafe");
             field.setAccessible(true);
-            return new Unmapper((Unsafe) field.get(null), null);
+            MethodHandle handle = MethodHandles.lookup()
+                    .findVirtual(unsafeType, "invokeCleaner", MethodType.methodType(void.class, ByteBuffer.class))
+                    .bindTo(field.get(null));
+            return new Unmapper(handle, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.warn("sun.misc.Unsafe.invokeCleaner is unavailable, mapped segments are unmapped by the garbage "
                     + "collector only", e);
@@ -44,7 +52,7 @@ final class Unmapper {
 
     /** Whether {@link #unmap} releases mappings at once. */
     boolean isAvailable() {
-        return unsafe != null;
+        return invokeCleaner != null;
     }
 
     /** Why {@link #isAvailable()} is false, or null. */
@@ -56,12 +64,20 @@ final class Unmapper {
      * Unmaps {@code mapping} now when possible.
      *
      * @return true when unmapped, false when left to the garbage collector
+     * @throws IllegalArgumentException when {@code mapping} is a slice or duplicate, not a mapping
      */
     boolean unmap(MappedByteBuffer mapping) {
-        if (unsafe == null) {
+        if (invokeCleaner == null) {
             return false;
         }
-        unsafe.invokeCleaner(mapping);
+        try {
+            invokeCleaner.invokeExact((ByteBuffer) mapping);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            // invokeCleaner declares no checked exception; keep the cause should one ever appear.
+            throw new IllegalStateException("invokeCleaner failed on a mapping", e);
+        }
         return true;
     }
 }

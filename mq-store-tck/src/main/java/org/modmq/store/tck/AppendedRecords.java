@@ -68,7 +68,8 @@ final class AppendedRecords {
             if (done && position == published) {
                 return sequence;
             }
-            Thread.onSpinWait();
+            // Nothing new yet: give the writer the core rather than spin on a shared machine.
+            Thread.yield();
         }
         return sequence;
     }

@@ -75,12 +75,20 @@ public final class LeakWatch {
     private static final class RecordingFactory extends ResourceLeakDetectorFactory {
 
         @Override
-        public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval,
-                                                                   long maxActive) {
+        public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval) {
             ResourceLeakDetector<T> detector = new ResourceLeakDetector<>(resource, samplingInterval);
             detector.setLeakListener((type, records) -> LEAKS.add("LEAK of " + type + ":\n" + records));
             DETECTORS.add(detector);
             return detector;
+        }
+
+        /** Netty's deprecated abstract variant; {@code maxActive} is ignored, as Netty ignores it too. */
+        @Override
+        @Deprecated
+        @SuppressWarnings("deprecation")
+        public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval,
+                                                                   long maxActive) {
+            return newResourceLeakDetector(resource, samplingInterval);
         }
     }
 }

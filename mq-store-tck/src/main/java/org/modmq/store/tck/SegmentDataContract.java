@@ -20,6 +20,10 @@ import org.modmq.api.spi.storage.Segment;
 @Timeout(30)
 public abstract class SegmentDataContract extends StorageContractFixture {
 
+    /** For subclasses; JUnit creates one instance per test method. */
+    protected SegmentDataContract() {
+    }
+
     @Test
     public void reportsPathAndCapacity() {
         try (Segment segment = openSegment("00000000000000000000")) {

@@ -23,6 +23,10 @@ import org.modmq.api.spi.storage.StorageBackend;
 @Timeout(30)
 public abstract class SegmentLifecycleContract extends SegmentDataContract {
 
+    /** For subclasses; JUnit creates one instance per test method. */
+    protected SegmentLifecycleContract() {
+    }
+
     @Test
     public void reopensWithNewBackendAndReadsIdenticalBytes() {
         byte[] first = pattern(21, 4097);

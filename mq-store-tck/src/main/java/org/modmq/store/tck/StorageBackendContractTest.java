@@ -44,6 +44,10 @@ public abstract class StorageBackendContractTest extends SegmentLifecycleContrac
     private static final int READERS = 3;
     private static final long CONCURRENCY_DEADLINE_SECONDS = 20;
 
+    /** For subclasses; JUnit creates one instance per test method. */
+    protected StorageBackendContractTest() {
+    }
+
     @Test
     public void hasName() {
         assertThat(backend().name()).isNotNull().isNotBlank();

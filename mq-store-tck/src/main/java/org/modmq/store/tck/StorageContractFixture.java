@@ -28,6 +28,10 @@ public abstract class StorageContractFixture {
         LeakWatch.install();
     }
 
+    /** For subclasses; JUnit creates one instance per test method. */
+    protected StorageContractFixture() {
+    }
+
     /** Fresh directory per test; segment files are created directly inside it. */
     @TempDir
     protected Path storeRoot;
