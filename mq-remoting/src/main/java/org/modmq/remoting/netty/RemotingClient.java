@@ -1,0 +1,158 @@
+package org.modmq.remoting.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.modmq.remoting.protocol.RemotingCommand;
+
+/**
+ * A remoting client: one cached connection per {@code host:port} address, opened on first use and
+ * dropped from the cache when it closes. Requests from the server (e.g. broker to client) are run by
+ * registered processors, as in {@link RemotingServer}.
+ *
+ * <p>Threading: all methods are thread-safe and never block, except {@link #close()}.
+ */
+public final class RemotingClient implements AutoCloseable {
+
+    private final RemotingClientConfig config;
+    private final ResponseTable responses = new ResponseTable();
+    private final CommandDispatcher dispatcher = new CommandDispatcher();
+    private final RemotingHandler handler = new RemotingHandler(responses, dispatcher);
+    private final Map<String, CompletableFuture<NettyRemotingChannel>> channels = new ConcurrentHashMap<>();
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private volatile boolean closed;
+
+    /** @param config the settings; starts the I/O threads */
+    public RemotingClient(RemotingClientConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.group = TransportProbe.newGroup("remoting-client", config.ioThreads());
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(TransportProbe.channelClass())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
+                .handler(new RemotingChannelInitializer(config.maxFrameLength(), config.idleSeconds(), handler, channel -> { }));
+    }
+
+    /** Registers the processor for requests of one code sent by servers. */
+    public void registerProcessor(int requestCode, RequestProcessor processor, ExecutorService executor) {
+        dispatcher.register(requestCode, processor, executor);
+    }
+
+    /** Registers the processor for server requests of every code without its own processor. */
+    public void registerDefaultProcessor(RequestProcessor processor, ExecutorService executor) {
+        dispatcher.registerDefault(processor, executor);
+    }
+
+    /** Adds a listener called once per closed connection, on an I/O thread; it must not block. */
+    public void addChannelCloseListener(Consumer<RemotingChannel> listener) {
+        handler.addCloseListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Returns the cached connection to {@code address} or opens one.
+     *
+     * @param address {@code host:port}
+     * @return the connection, or fails with {@link RemotingConnectException}
+     */
+    public CompletableFuture<RemotingChannel> connect(String address) {
+        Objects.requireNonNull(address, "address");
+        if (closed) {
+            return CompletableFuture.failedFuture(new RemotingConnectException("client is closed", null));
+        }
+        CompletableFuture<NettyRemotingChannel> cached = channels.computeIfAbsent(address, this::open);
+        NettyRemotingChannel ready = cached.getNow(null);
+        if (cached.isCompletedExceptionally() || (ready != null && !ready.isActive())) {
+            channels.remove(address, cached);
+            cached = channels.computeIfAbsent(address, this::open);
+        }
+        return cached.thenApply(channel -> channel);
+    }
+
+    private CompletableFuture<NettyRemotingChannel> open(String address) {
+        CompletableFuture<NettyRemotingChannel> result = new CompletableFuture<>();
+        int colon = address.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            result.completeExceptionally(new RemotingConnectException("not a host:port address: '" + address + "'", e));
+            return result;
+        }
+        String host = address.substring(0, Math.max(colon, 0)).replace("[", "").replace("]", "");
+        bootstrap.connect(host, port).addListener(connected -> {
+            if (!connected.isSuccess()) {
+                channels.remove(address, result);
+                result.completeExceptionally(new RemotingConnectException("cannot connect to " + address, connected.cause()));
+                return;
+            }
+            Channel channel = ((io.netty.channel.ChannelFuture) connected).channel();
+            channel.closeFuture().addListener(done -> channels.remove(address, result));
+            result.complete(NettyRemotingChannel.of(channel, responses));
+        });
+        return result;
+    }
+
+    /**
+     * Sends a request to {@code address} and waits for its response. The timeout counts from when
+     * the connection is ready; connecting is bounded by the connect timeout. Ownership of a
+     * {@code ByteBuf} body passes to the client (released also when connecting fails).
+     *
+     * @return the response (any code), or fails with {@link RemotingConnectException},
+     *     {@link RemotingSendException} or {@link RemotingTimeoutException}
+     */
+    public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, Duration timeout) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(timeout, "timeout");
+        return connect(address).whenComplete((channel, error) -> {
+            if (error != null) {
+                request.releaseBody();
+            }
+        }).thenCompose(channel -> channel.invoke(request, timeout));
+    }
+
+    /**
+     * Sends a one-way request to {@code address}.
+     *
+     * @return completes when written, or fails with {@link RemotingConnectException} or
+     *     {@link RemotingSendException}
+     */
+    public CompletableFuture<Void> invokeOneway(String address, RemotingCommand request) {
+        Objects.requireNonNull(request, "request");
+        return connect(address).whenComplete((channel, error) -> {
+            if (error != null) {
+                request.releaseBody();
+            }
+        }).thenCompose(channel -> channel.sendOneway(request));
+    }
+
+    /** Closes the cached connection to {@code address}, if any; the next call reconnects. */
+    public void closeChannel(String address) {
+        CompletableFuture<NettyRemotingChannel> cached = channels.remove(address);
+        if (cached != null) {
+            cached.thenAccept(NettyRemotingChannel::close);
+        }
+    }
+
+    /** Closes every connection (pending invocations fail) and stops the I/O threads. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        channels.values().forEach(cached -> cached.thenAccept(NettyRemotingChannel::close));
+        channels.clear();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}
