@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.function.Consumer;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageException;
 
@@ -26,9 +25,9 @@ final class DirectSegment implements Segment {
     private final ByteBufAllocator allocator;
     private final StagingWriter writer;
     private final ChunkReader reader;
-    private final Consumer<DirectSegment> onClose;
+    private final Runnable onClose;
     private volatile int durablePosition;
-    private int pendingFrom = Integer.MAX_VALUE;
+    private int pendingFrom;
     private boolean closed;
 
     /**
@@ -36,13 +35,16 @@ final class DirectSegment implements Segment {
      * @param onClose told once when the segment closes
      */
     DirectSegment(SegmentFile file, int capacity, SegmentResources resources, int zeroFrom,
-                  Consumer<DirectSegment> onClose) {
+                  Runnable onClose) {
         this.file = Objects.requireNonNull(file, "file");
         this.capacity = capacity;
         this.allocator = resources.allocator();
         this.reader = new ChunkReader(file, capacity, resources.segmentId(), resources.cache(), resources.pool());
         this.writer = new StagingWriter(file, capacity, resources.writeBufferBytes(), zeroFrom, reader::invalidate);
         this.onClose = Objects.requireNonNull(onClose, "onClose");
+        // An existing file may hold bytes a previous segment wrote out without forcing them; the first
+        // flush must force them as well.
+        this.pendingFrom = zeroFrom == 0 ? Integer.MAX_VALUE : 0;
     }
 
     @Override
@@ -149,7 +151,7 @@ final class DirectSegment implements Segment {
                 failure.addSuppressed(e);
             }
         }
-        onClose.accept(this);
+        onClose.run();
         if (failure != null) {
             throw failure("close", failure);
         }

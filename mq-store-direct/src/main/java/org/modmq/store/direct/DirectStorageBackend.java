@@ -9,19 +9,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Map;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens {@link DirectSegment}s. Owns the read cache and the aligned read-buffer pool its segments share.
  * Thread-safe: opening and closing hold the backend's monitor.
  */
 final class DirectStorageBackend implements StorageBackend {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectStorageBackend.class);
 
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final int POOLED_READ_BUFFERS = 8;
@@ -31,7 +35,7 @@ final class DirectStorageBackend implements StorageBackend {
     private final ChannelOpener opener;
     private final ReadCache cache;
     private final AlignedBufferPool pool = new AlignedBufferPool(READ_BUFFER_BYTES, POOLED_READ_BUFFERS);
-    private final Set<DirectSegment> open = new LinkedHashSet<>();
+    private final Map<Path, DirectSegment> open = new LinkedHashMap<>();
     private long nextSegmentId;
     private boolean closed;
 
@@ -51,7 +55,9 @@ final class DirectStorageBackend implements StorageBackend {
      * {@inheritDoc}
      *
      * <p>The direct backend also requires {@code capacity} to be a multiple of the block size of the
-     * file's file store, and creates missing parent directories.
+     * file's file store (else {@link IllegalArgumentException}), creates missing parent directories, and
+     * refuses with {@link IllegalStateException} to open a file that one of its segments holds open:
+     * two segments would each stage their own copy of the tail block.
      */
     @Override
     public synchronized Segment open(Path file, int capacity) {
@@ -62,7 +68,11 @@ final class DirectStorageBackend implements StorageBackend {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity " + capacity + " of " + file + " is not positive");
         }
-        Path absolute = file.toAbsolutePath();
+        Path absolute = file.toAbsolutePath().normalize();
+        if (open.containsKey(absolute)) {
+            throw new IllegalStateException("segment file " + file
+                    + " is already open in this backend; close it first");
+        }
         BlockGeometry geometry = DirectIoProbe.geometryOf(absolute.getParent());
         if (!geometry.isAligned(capacity)) {
             throw new IllegalArgumentException("capacity " + capacity + " of " + file
@@ -81,8 +91,8 @@ final class DirectStorageBackend implements StorageBackend {
         SegmentResources resources = new SegmentResources(allocator, cache, pool, config.writeBufferBytes(),
                 nextSegmentId++);
         DirectSegment segment = new DirectSegment(new SegmentFile(file, channel, geometry), capacity, resources,
-                created ? 0 : capacity, this::closed);
-        open.add(segment);
+                created ? 0 : capacity, () -> closed(absolute));
+        open.put(absolute, segment);
         return segment;
     }
 
@@ -95,7 +105,7 @@ final class DirectStorageBackend implements StorageBackend {
                 return;
             }
             closed = true;
-            segments = new ArrayList<>(open);
+            segments = new ArrayList<>(open.values());
         }
         RuntimeException failure = null;
         for (DirectSegment segment : segments) {
@@ -124,8 +134,8 @@ final class DirectStorageBackend implements StorageBackend {
         return cache;
     }
 
-    private synchronized void closed(DirectSegment segment) {
-        open.remove(segment);
+    private synchronized void closed(Path absolute) {
+        open.remove(absolute);
     }
 
     /** @return true when this call created the file, which then reads as zeros everywhere */
@@ -137,6 +147,7 @@ final class DirectStorageBackend implements StorageBackend {
                     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
                         raf.setLength(capacity);
                     }
+                    syncDirectory(file.toAbsolutePath().getParent());
                     return true;
                 } catch (FileAlreadyExistsException e) {
                     // Another process created it between the check and the create: treat it as existing.
@@ -146,6 +157,16 @@ final class DirectStorageBackend implements StorageBackend {
             return checkLength(file, capacity);
         } catch (IOException e) {
             throw new StorageException("cannot create segment file " + file + ": " + e, e);
+        }
+    }
+
+    /** Makes the new directory entry durable, so a flushed segment does not vanish in a crash. */
+    private static void syncDirectory(Path directory) {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // Some file systems refuse fsync on a directory; the file's own data is still forced on flush.
+            LOG.warn("cannot sync directory {} after creating a segment file in it", directory, e);
         }
     }
 

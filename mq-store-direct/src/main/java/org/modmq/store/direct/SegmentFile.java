@@ -37,7 +37,9 @@ final class SegmentFile implements AutoCloseable {
         long at = position;
         while (target.hasRemaining()) {
             int read = channel.read(target, at);
-            if (read < 0) {
+            // A short O_DIRECT read ends only at the end of the file, possibly mid-block, where a further
+            // read would be misaligned.
+            if (read < 0 || (read > 0 && target.hasRemaining() && !geometry.isAligned(at + read))) {
                 while (target.hasRemaining()) {
                     target.put((byte) 0);
                 }

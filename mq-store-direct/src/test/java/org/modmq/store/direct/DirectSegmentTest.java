@@ -1,6 +1,7 @@
 package org.modmq.store.direct;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -135,6 +136,20 @@ class DirectSegmentTest {
                     .isEqualTo(model);
         }
         assertThat(Files.readAllBytes(file)).isEqualTo(model);
+    }
+
+    @Test
+    void refusesToOpenAFileThatIsAlreadyOpen() {
+        Path file = dir.resolve("twice");
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            assertThat(segment.path()).isEqualTo(file);
+            assertThatThrownBy(() -> backend.open(dir.resolve(".").resolve("twice"), CAPACITY))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("already open");
+            assertThat(backend.openSegments()).isEqualTo(1);
+        }
+        assertThat(backend.openSegments()).isZero();
+        backend.open(file, CAPACITY).delete();
+        assertThat(file).doesNotExist();
     }
 
     @ParameterizedTest
