@@ -136,6 +136,11 @@ public final class RemotingClient implements AutoCloseable {
         }).thenCompose(channel -> channel.sendOneway(request));
     }
 
+    /** @return the number of invocations awaiting a response */
+    public int pendingRequests() {
+        return responses.size();
+    }
+
     /** Closes the cached connection to {@code address}, if any; the next call reconnects. */
     public void closeChannel(String address) {
         CompletableFuture<NettyRemotingChannel> cached = channels.remove(address);

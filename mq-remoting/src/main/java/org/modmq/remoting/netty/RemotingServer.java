@@ -40,6 +40,7 @@ public final class RemotingServer implements AutoCloseable {
     private EventLoopGroup bossGroup;
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
+    private volatile InetSocketAddress boundAddress;
     private boolean closed;
 
     /** @param config the settings; nothing is bound until {@link #start()} */
@@ -99,6 +100,7 @@ public final class RemotingServer implements AutoCloseable {
                 throw new RemotingConnectException("cannot bind " + config.host() + ":" + config.port(), bind.cause());
             }
             serverChannel = bind.channel();
+            boundAddress = (InetSocketAddress) serverChannel.localAddress();
             LOG.info("remoting server listening on {}", serverChannel.localAddress());
             return this;
         }
@@ -114,12 +116,11 @@ public final class RemotingServer implements AutoCloseable {
 
     /** @return the bound address; @throws IllegalStateException before {@link #start()} */
     public InetSocketAddress localAddress() {
-        synchronized (lifecycle) {
-            if (serverChannel == null) {
-                throw new IllegalStateException("server not started");
-            }
-            return (InetSocketAddress) serverChannel.localAddress();
+        InetSocketAddress address = boundAddress;
+        if (address == null) {
+            throw new IllegalStateException("server not started");
         }
+        return address;
     }
 
     /** @return the number of open client connections */
@@ -138,21 +139,23 @@ public final class RemotingServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        Channel listening;
         synchronized (lifecycle) {
             if (closed) {
                 return;
             }
             closed = true;
-            if (serverChannel != null) {
-                serverChannel.close().awaitUninterruptibly();
-            }
-            if (!dispatcher.awaitIdle(config.shutdownGrace())) {
-                LOG.warn("closing with {} requests still in flight after {}", dispatcher.inFlight(), config.shutdownGrace());
-            }
-            connections.close().awaitUninterruptibly();
-            shutdownGroups();
-            LOG.info("remoting server closed");
+            listening = serverChannel;
         }
+        if (listening != null) {
+            listening.close().awaitUninterruptibly();
+        }
+        if (!dispatcher.awaitIdle(config.shutdownGrace())) {
+            LOG.warn("closing with {} requests still in flight after {}", dispatcher.inFlight(), config.shutdownGrace());
+        }
+        connections.close().awaitUninterruptibly();
+        shutdownGroups();
+        LOG.info("remoting server closed");
     }
 
     private void shutdownGroups() {
