@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Iterator;
 import java.util.Map;
 import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.LanguageCode;
@@ -65,7 +64,8 @@ public final class JsonHeaderCodec {
         try {
             root = Json.mapper().readTree(new ByteBufInputStream(header));
         } catch (IOException e) {
-            throw new RemotingFrameException("undecodable JSON header: " + e.getMessage(), e);
+            String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+            throw new RemotingFrameException("undecodable JSON header: " + reason, e);
         }
         if (root == null || !root.isObject()) {
             throw new RemotingFrameException("JSON header is not an object");
@@ -83,9 +83,7 @@ public final class JsonHeaderCodec {
         }
         JsonNode fields = root.get("extFields");
         if (fields != null && fields.isObject()) {
-            Iterator<Map.Entry<String, JsonNode>> it = fields.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : fields.properties()) {
                 if (!field.getValue().isNull()) {
                     command.putExtField(field.getKey(), field.getValue().isValueNode()
                             ? field.getValue().asText() : field.getValue().toString());

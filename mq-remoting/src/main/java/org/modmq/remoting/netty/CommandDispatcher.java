@@ -58,7 +58,7 @@ final class CommandDispatcher {
             registration.executor().execute(() -> run(registration.processor(), channel, request));
         } catch (RejectedExecutionException e) {
             leave();
-            LOG.warn("processor executor full, answering SYSTEM_BUSY to {} for code {}", channel.remoteAddressText(),
+            LOG.debug("processor executor full, answering SYSTEM_BUSY to {} for code {}", channel.remoteAddressText(),
                     request.code());
             answer(channel, request, RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK));
         }

@@ -104,46 +104,56 @@ public final class RemotingCommand {
         return OPAQUE.getAndIncrement();
     }
 
+    /** @return the request code of a request, the response code of a response */
     public int code() {
         return code;
     }
 
+    /** @param code a request or response code @return this */
     public RemotingCommand setCode(int code) {
         this.code = code;
         return this;
     }
 
+    /** @return the sender's language */
     public LanguageCode language() {
         return language;
     }
 
+    /** @param language the sender's language @return this */
     public RemotingCommand setLanguage(LanguageCode language) {
         this.language = Objects.requireNonNull(language, "language");
         return this;
     }
 
+    /** @return the sender's RocketMQ version ordinal (479 = 5.3.3) */
     public int version() {
         return version;
     }
 
+    /** @param version a RocketMQ version ordinal @return this */
     public RemotingCommand setVersion(int version) {
         this.version = version;
         return this;
     }
 
+    /** @return the request id; a response carries its request's */
     public int opaque() {
         return opaque;
     }
 
+    /** @param opaque the request id @return this */
     public RemotingCommand setOpaque(int opaque) {
         this.opaque = opaque;
         return this;
     }
 
+    /** @return the flag bits ({@link #FLAG_RESPONSE}, {@link #FLAG_ONEWAY}) */
     public int flag() {
         return flag;
     }
 
+    /** @param flag the flag bits @return this */
     public RemotingCommand setFlag(int flag) {
         this.flag = flag;
         return this;
@@ -180,6 +190,7 @@ public final class RemotingCommand {
         return remark;
     }
 
+    /** @param remark human-readable text or null @return this */
     public RemotingCommand setRemark(String remark) {
         this.remark = remark;
         return this;
@@ -285,6 +296,7 @@ public final class RemotingCommand {
         return serializeType;
     }
 
+    /** @param serializeType the header type to send in @return this */
     public RemotingCommand setSerializeType(SerializeType serializeType) {
         this.serializeType = Objects.requireNonNull(serializeType, "serializeType");
         return this;
