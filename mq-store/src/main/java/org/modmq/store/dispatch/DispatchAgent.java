@@ -1,0 +1,158 @@
+package org.modmq.store.dispatch;
+
+import io.netty.buffer.ByteBuf;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import org.modmq.store.format.CorruptRecordException;
+import org.modmq.store.format.MessageDecoder;
+import org.modmq.store.format.MessageLayout;
+import org.modmq.store.format.RecordSummary;
+import org.modmq.store.format.TopicQueue;
+import org.modmq.store.index.IndexStore;
+import org.modmq.store.log.CommitLog;
+import org.modmq.store.queue.ConsumeQueue;
+import org.modmq.store.queue.ConsumeQueueTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the CommitLog behind the writer, from the dispatched offset up to
+ * {@link CommitLog#confirmedOffset()}, and builds ConsumeQueue and index entries, then tells listeners
+ * which queues grew. Any thread may call {@link #doWork()}; calls are serialized, so the store runs it
+ * on the writer's thread right after each append.
+ */
+public final class DispatchAgent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatchAgent.class);
+    private static final int CHUNK = 4 * 1024 * 1024;
+
+    private final CommitLog log;
+    private final ConsumeQueueTable queues;
+    private final IndexStore index;
+    private final List<QueueListener> listeners = new CopyOnWriteArrayList<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile long dispatched;
+
+    public DispatchAgent(CommitLog log, ConsumeQueueTable queues, IndexStore index, long from) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.queues = Objects.requireNonNull(queues, "queues");
+        this.index = Objects.requireNonNull(index, "index");
+        this.dispatched = from;
+    }
+
+    public void addListener(QueueListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The CommitLog offset below which every record is dispatched. */
+    public long dispatchedOffset() {
+        return dispatched;
+    }
+
+    /** Restarts dispatch at {@code offset} (replica truncation). */
+    public void resetTo(long offset) {
+        lock.lock();
+        try {
+            dispatched = offset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Dispatches everything confirmed so far; returns the number of records dispatched. */
+    public int doWork() {
+        lock.lock();
+        try {
+            Map<TopicQueue, Long> grown = new LinkedHashMap<>();
+            int work = 0;
+            long end = log.confirmedOffset();
+            while (dispatched < end) {
+                int done = dispatchChunk(end, grown);
+                if (done < 0) {
+                    break;
+                }
+                work += done;
+            }
+            grown.forEach((queue, max) -> notifyListeners(queue, max));
+            return work;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int dispatchChunk(long end, Map<TopicQueue, Long> grown) {
+        long capacity = log.files().capacity();
+        long segmentEnd = log.files().startOf(dispatched) + capacity;
+        int length = (int) Math.min(Math.min(end, segmentEnd) - dispatched, CHUNK);
+        ByteBuf view = log.read(dispatched, length);
+        int work = 0;
+        try {
+            int base = view.readerIndex();
+            int at = 0;
+            while (length - at >= 8) {
+                int size = view.getInt(base + at);
+                int magic = view.getInt(base + at + 4);
+                if (magic == MessageLayout.BLANK_MAGIC) {
+                    dispatched = segmentEnd;
+                    return work;
+                }
+                if (size <= 0 || size > length - at) {
+                    if (at == 0 && size > 0 && dispatched + size <= end) {
+                        ByteBuf whole = log.read(dispatched, size);
+                        try {
+                            dispatchRecord(whole, whole.readerIndex(), grown);
+                        } finally {
+                            whole.release();
+                        }
+                        dispatched += size;
+                        return 1;
+                    }
+                    break;
+                }
+                dispatchRecord(view, base + at, grown);
+                at += size;
+                dispatched += size;
+                work++;
+            }
+            if (at == 0) {
+                LOG.error("cannot dispatch at {}: no whole record below {}", dispatched, end);
+                return -1;
+            }
+            return work;
+        } catch (CorruptRecordException e) {
+            LOG.error("corrupt record at CommitLog offset {}; dispatch stops there: {}", dispatched, e.getMessage());
+            return -1;
+        } finally {
+            view.release();
+        }
+    }
+
+    private void dispatchRecord(ByteBuf buf, int base, Map<TopicQueue, Long> grown) {
+        RecordSummary record = MessageDecoder.summarize(buf, base);
+        if (record.consumable()) {
+            ConsumeQueue queue = queues.get(record.topic(), record.queueId(), true);
+            if (queue.put(record.queueOffset(), record.commitLogOffset(), record.size(), record.tagsCode())) {
+                TopicQueue key = new TopicQueue(record.topic(), record.queueId());
+                log.queueOffsets().raiseTo(key, record.queueOffset() + 1);
+                grown.put(key, queue.maxOffset());
+            }
+        }
+        if (record.indexable()) {
+            index.add(record);
+        }
+    }
+
+    private void notifyListeners(TopicQueue queue, long max) {
+        for (QueueListener listener : listeners) {
+            try {
+                listener.onDispatched(queue.topic(), queue.queueId(), max);
+            } catch (RuntimeException e) {
+                LOG.error("queue listener failed", e);
+            }
+        }
+    }
+}
