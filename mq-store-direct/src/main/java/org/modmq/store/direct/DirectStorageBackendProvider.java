@@ -74,8 +74,9 @@ public final class DirectStorageBackendProvider implements StorageBackendProvide
         Objects.requireNonNull(context, "context");
         DirectConfig settings = DirectConfig.from(config);
         BlockGeometry geometry = DirectIoProbe.probe(context.storeRoot(), opener);
-        LOG.info("direct I/O works in {} (block size {} bytes); staging buffer {} bytes per segment, read cache {} bytes",
-                context.storeRoot(), geometry.blockSize(), settings.writeBufferBytes(), settings.readCacheBytes());
+        LOG.info("direct I/O works in {} (block size {} bytes); staging buffer {} bytes per segment, "
+                + "read cache {} bytes", context.storeRoot(), geometry.blockSize(), settings.writeBufferBytes(),
+                settings.readCacheBytes());
         return new DirectStorageBackend(settings, context.allocator(), opener);
     }
 }
