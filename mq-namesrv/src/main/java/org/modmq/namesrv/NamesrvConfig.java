@@ -155,7 +155,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 kvConfigPath);
     }
 
-    /** The settings as {@code key=value} pairs, sorted by key; {@code kvConfigPath} only when set. */
+    /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */
     public Map<String, String> asProperties() {
         Map<String, String> map = new TreeMap<>();
         map.put("listenPort", Integer.toString(listenPort));
@@ -166,9 +166,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         map.put("enableAllTopicList", Boolean.toString(enableAllTopicList));
         map.put("enableTopicList", Boolean.toString(enableTopicList));
         map.put("deleteTopicWithBrokerRegistration", Boolean.toString(deleteTopicWithBrokerRegistration));
-        if (kvConfigPath != null) {
-            map.put("kvConfigPath", kvConfigPath.toString());
-        }
+        map.put("kvConfigPath", kvConfigPath == null ? "" : kvConfigPath.toString());
         return map;
     }
 }

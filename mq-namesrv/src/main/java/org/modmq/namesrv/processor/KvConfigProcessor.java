@@ -1,0 +1,72 @@
+package org.modmq.namesrv.processor;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import org.modmq.namesrv.body.KVTable;
+import org.modmq.namesrv.body.NamesrvJson;
+import org.modmq.namesrv.kv.KvConfigStore;
+import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.HeaderFields;
+import org.modmq.remoting.protocol.RemotingCommand;
+import org.modmq.remoting.protocol.RequestCode;
+import org.modmq.remoting.protocol.ResponseCode;
+
+/**
+ * KV configuration: {@code PUT_KV_CONFIG}, {@code GET_KV_CONFIG}, {@code DELETE_KV_CONFIG} and
+ * {@code GET_KVLIST_BY_NAMESPACE}. Thread-safe.
+ */
+public final class KvConfigProcessor {
+
+    private final KvConfigStore kv;
+
+    public KvConfigProcessor(KvConfigStore kv) {
+        this.kv = Objects.requireNonNull(kv, "kv");
+    }
+
+    /** Registers this processor's codes on {@code server}, to run on {@code executor}. */
+    public void registerOn(RemotingServer server, ExecutorService executor) {
+        RequestProcessor processor = RequestProcessor.sync(this::process);
+        for (int code : new int[] {RequestCode.PUT_KV_CONFIG, RequestCode.GET_KV_CONFIG, RequestCode.DELETE_KV_CONFIG,
+                RequestCode.GET_KVLIST_BY_NAMESPACE}) {
+            server.registerProcessor(code, processor, executor);
+        }
+    }
+
+    /** Answers one request of this processor's codes. */
+    public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
+        HeaderFields headers = request.headers();
+        String namespace = headers.requireString("namespace");
+        switch (request.code()) {
+            case RequestCode.PUT_KV_CONFIG -> {
+                String key = headers.requireString("key");
+                kv.put(namespace, key, headers.requireString("value"));
+                return Replies.success(request);
+            }
+            case RequestCode.GET_KV_CONFIG -> {
+                String key = headers.requireString("key");
+                Optional<String> value = kv.get(namespace, key);
+                return value.isPresent()
+                        ? Replies.success(request).putExtField("value", value.get())
+                        : Replies.error(request, ResponseCode.QUERY_NOT_FOUND,
+                                "No config item, Namespace: " + namespace + " Key: " + key);
+            }
+            case RequestCode.DELETE_KV_CONFIG -> {
+                kv.delete(namespace, headers.requireString("key"));
+                return Replies.success(request);
+            }
+            case RequestCode.GET_KVLIST_BY_NAMESPACE -> {
+                return kv.namespace(namespace)
+                        .map(table -> Replies.success(request, NamesrvJson.encode(new KVTable(table))))
+                        .orElseGet(() -> Replies.error(request, ResponseCode.QUERY_NOT_FOUND,
+                                "No config item, Namespace: " + namespace));
+            }
+            default -> {
+                return Replies.error(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
+                        " request type " + request.code() + " not supported");
+            }
+        }
+    }
+}
