@@ -260,8 +260,12 @@ public final class ConsumeQueue implements AutoCloseable {
     }
 
 
+    /** Forces the queue's files and closes them. Idempotent. */
     @Override
     public void close() {
+        if (!files.isEmpty()) {
+            files.flushAll();
+        }
         files.close();
     }
 }

@@ -142,6 +142,11 @@ public final class SegmentFiles implements AutoCloseable {
         }
     }
 
+    /** Forces every segment to disk (used before a clean close of small logs). */
+    public void flushAll() {
+        segments.values().forEach(segment -> segment.flush(segment.capacity()));
+    }
+
     /** Closes every segment. Idempotent. */
     @Override
     public void close() {
