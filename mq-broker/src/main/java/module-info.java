@@ -1,0 +1,21 @@
+/**
+ * The modmq broker runtime: request processors, consumer groups and offsets, topic configuration,
+ * name-server registration and plugin loading. It reaches the storage, flush and replication plugins
+ * only by name through {@code org.modmq.api.spi.ProviderRegistry}, never by depending on a plugin
+ * module.
+ */
+module org.modmq.broker {
+    requires transitive org.modmq.api;
+    requires org.modmq.remoting;
+    requires org.modmq.store;
+    requires org.slf4j;
+    requires com.fasterxml.jackson.databind;
+
+    exports org.modmq.broker;
+    exports org.modmq.broker.config;
+
+    opens org.modmq.broker.metadata to com.fasterxml.jackson.databind;
+    opens org.modmq.broker.client to com.fasterxml.jackson.databind;
+    opens org.modmq.broker.processor to com.fasterxml.jackson.databind;
+    opens org.modmq.broker.registration to com.fasterxml.jackson.databind;
+}

@@ -1,0 +1,243 @@
+package org.modmq.broker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.modmq.broker.client.ConsumerGroupRegistry;
+import org.modmq.broker.client.ConsumerIdsChangedNotifier;
+import org.modmq.broker.client.ProducerRegistry;
+import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.config.BrokerIdentityConfig;
+import org.modmq.broker.metadata.BrokerMetadata;
+import org.modmq.broker.metadata.DataVersion;
+import org.modmq.broker.metadata.SubscriptionGroupConfig;
+import org.modmq.broker.processor.BrokerAdminProcessor;
+import org.modmq.broker.processor.ClientManageProcessor;
+import org.modmq.broker.processor.ConsumerManageProcessor;
+import org.modmq.broker.processor.GroupAdminProcessor;
+import org.modmq.broker.processor.TopicAdminProcessor;
+import org.modmq.broker.registration.NameServerRegistrationAgent;
+import org.modmq.broker.registration.RegistrationTarget;
+import org.modmq.broker.runtime.BrokerRuntime;
+import org.modmq.broker.runtime.MetadataOnlyStoreBinding;
+import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
+import org.modmq.broker.runtime.StoreBinding;
+import org.modmq.broker.runtime.StoreBindingFactory;
+import org.modmq.remoting.netty.RemotingClient;
+import org.modmq.remoting.netty.RemotingClientConfig;
+import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.RemotingServerConfig;
+import org.modmq.remoting.netty.RequestProcessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker: metadata tables, client registries, the message store (through a
+ * {@code StoreBindingFactory}), the remoting server with its processors on bounded executors, and
+ * the name-server registration.
+ *
+ * <p>Start order: load metadata → open the store binding → register processors (built-in ones, then
+ * the store's send/pull processors) → bind and accept → register with the name servers → schedule
+ * offset persistence and client expiry. Close order: stop registering → stop accepting and drain
+ * in-flight requests → unregister from the name servers → stop executors → persist metadata → close
+ * the store → stop the scheduler.
+ *
+ * <p>Threading: {@link #start()} and {@link #close()} are called by the owner; close is idempotent and
+ * may run from a shutdown hook. Everything else is thread-safe.
+ */
+public final class BrokerServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerServer.class);
+    private static final long CLIENT_SCAN_PERIOD_MILLIS = 10_000;
+
+    private final BrokerConfig config;
+    private final Clock clock;
+    private final StoreBindingFactory storeFactory;
+    private final ShutdownSequence shutdown = new ShutdownSequence();
+    private volatile BrokerRuntime runtime;
+    private volatile RemotingServer server;
+    private volatile NameServerRegistrationAgent registration;
+    private boolean started;
+    private boolean closed;
+
+    /**
+     * The message store the broker opens. SEAM(store): becomes the mq-store binding factory (which picks
+     * the StorageBackend, FlushPolicy and ReplicationStrategy by name) once mq-store's API exists;
+     * until then the broker runs metadata-only.
+     */
+    static final StoreBindingFactory STORE = MetadataOnlyStoreBinding.FACTORY;
+
+    /**
+     * A broker with the message store of this build.
+     *
+     * @param config the parsed configuration
+     * @param clock wall clock
+     */
+    public BrokerServer(BrokerConfig config, Clock clock) {
+        this(config, clock, STORE);
+    }
+
+    /**
+     * @param config the parsed configuration
+     * @param clock wall clock
+     * @param storeFactory opens the message store
+     */
+    BrokerServer(BrokerConfig config, Clock clock, StoreBindingFactory storeFactory) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.storeFactory = Objects.requireNonNull(storeFactory, "storeFactory");
+    }
+
+    /**
+     * Starts the broker. On failure everything opened so far is closed again.
+     *
+     * @return this
+     * @throws IllegalStateException when already started or closed
+     */
+    public synchronized BrokerServer start() {
+        if (started || closed) {
+            throw new IllegalStateException(closed ? "broker is closed" : "broker already started");
+        }
+        started = true;
+        try {
+            doStart();
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+        return this;
+    }
+
+    private void doStart() {
+        ScheduledExecutorService scheduler = newScheduler();
+        shutdown.at(ShutdownSequence.Step.SCHEDULER, scheduler::shutdownNow);
+        BrokerMetadata metadata = BrokerMetadata.open(config, clock);
+        shutdown.at(ShutdownSequence.Step.PERSIST, metadata::persist);
+        ConsumerGroupRegistry consumers = new ConsumerGroupRegistry(clock, new ConsumerIdsChangedNotifier(
+                group -> metadata.subscriptionGroups().get(group)
+                        .map(SubscriptionGroupConfig::notifyConsumerIdsChangedEnable).orElse(true)));
+        ProducerRegistry producers = new ProducerRegistry(clock);
+        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers);
+
+        StoreBinding store = storeFactory.open(runtime);
+        shutdown.at(ShutdownSequence.Step.STORE, store);
+
+        BrokerIdentityConfig identity = config.identity();
+        RemotingServer remoting = new RemotingServer(RemotingServerConfig.of(identity.ip1(), identity.listenPort()));
+        BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
+        shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
+        registerBuiltInProcessors(executors, store);
+        store.registerProcessors(executors);
+        remoting.addChannelCloseListener(channel -> {
+            consumers.channelClosed(channel);
+            producers.channelClosed(channel);
+        });
+        shutdown.at(ShutdownSequence.Step.SERVER, remoting);
+        server = remoting.start();
+
+        RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
+        shutdown.at(ShutdownSequence.Step.CLIENT, client);
+        NameServerRegistrationAgent agent = new NameServerRegistrationAgent(new RegistrationTarget(
+                identity.clusterName(), identity.brokerName(), identity.brokerId(), brokerAddr(),
+                identity.haServerAddr(), identity.permission()), config.nameServer(), metadata.topics(), client,
+                scheduler);
+        shutdown.at(ShutdownSequence.Step.UNREGISTER, () -> agent.unregisterAll(Duration.ofSeconds(3)));
+        shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
+        registration = agent;
+        agent.start();
+
+        long flushPeriod = config.consume().flushConsumerOffsetIntervalMillis();
+        scheduler.scheduleAtFixedRate(() -> guarded("persist offsets", metadata::persist), flushPeriod, flushPeriod,
+                TimeUnit.MILLISECONDS);
+        long expiry = config.consume().channelExpiredTimeoutMillis();
+        scheduler.scheduleAtFixedRate(() -> guarded("expire clients", () -> {
+            consumers.expire(expiry);
+            producers.expire(expiry);
+        }), CLIENT_SCAN_PERIOD_MILLIS, CLIENT_SCAN_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        LOG.info("broker {} of cluster {} (id {}, {}) started on {}", identity.brokerName(), identity.clusterName(),
+                identity.brokerId(), identity.role(), brokerAddr());
+    }
+
+    private void registerBuiltInProcessors(BrokerExecutors executors, StoreBinding store) {
+        BrokerRuntime rt = runtime;
+        BrokerMetadata metadata = rt.metadata();
+        executors.register(ExecutorKind.CLIENT_MANAGE, RequestProcessor.sync(
+                new ClientManageProcessor(metadata, rt.consumers(), rt.producers())), ClientManageProcessor.CODES);
+        executors.register(ExecutorKind.CONSUMER_MANAGE, RequestProcessor.sync(
+                new ConsumerManageProcessor(metadata, rt.consumers(), store.queueOffsets())),
+                ConsumerManageProcessor.CODES);
+        executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
+                new TopicAdminProcessor(config.identity(), metadata, store)), TopicAdminProcessor.CODES);
+        executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
+                new GroupAdminProcessor(metadata, rt.consumers(), rt.producers())), GroupAdminProcessor.CODES);
+        executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
+                new BrokerAdminProcessor(config, metadata, DataVersion.initial(clock))), BrokerAdminProcessor.CODES);
+    }
+
+    /** The bound main port. @throws IllegalStateException before start */
+    public int port() {
+        RemotingServer s = server;
+        if (s == null) {
+            throw new IllegalStateException("broker not started");
+        }
+        return s.port();
+    }
+
+    /** {@code brokerIP1:port}, the address registered with the name servers. */
+    public String brokerAddr() {
+        return config.identity().brokerAddr(port());
+    }
+
+    /** The shared runtime (metadata, registries). @throws IllegalStateException before start */
+    BrokerRuntime runtime() {
+        BrokerRuntime rt = runtime;
+        if (rt == null) {
+            throw new IllegalStateException("broker not started");
+        }
+        return rt;
+    }
+
+    /** The registration agent, once started. */
+    Optional<NameServerRegistrationAgent> registration() {
+        return Optional.ofNullable(registration);
+    }
+
+    /**
+     * Stops the broker in the order described on the class; keeps going after a failure and throws
+     * the first one with the others suppressed. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            shutdown.run();
+        } finally {
+            LOG.info("broker {} stopped", config.identity().brokerName());
+        }
+    }
+
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("periodic task '{}' failed", what, e);
+        }
+    }
+
+    private static ScheduledExecutorService newScheduler() {
+        AtomicInteger counter = new AtomicInteger();
+        return Executors.newScheduledThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "BrokerScheduler-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+}

@@ -1,0 +1,66 @@
+package org.modmq.broker;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import org.modmq.api.config.ConfigException;
+import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.config.BrokerConfigParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Command-line entry point: {@code BrokerStartup -c broker.conf}. Starts a {@link BrokerServer},
+ * closes it from a shutdown hook (SIGTERM, SIGINT) and exits 1 on a configuration or start-up error.
+ */
+public final class BrokerStartup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerStartup.class);
+
+    private BrokerStartup() {
+    }
+
+    public static void main(String[] args) {
+        Path configFile = configFile(args);
+        if (configFile == null) {
+            LOG.error("usage: BrokerStartup -c <broker.conf>");
+            System.exit(1);
+            return;
+        }
+        BrokerServer broker;
+        try {
+            BrokerConfig config = BrokerConfigParser.parse(configFile);
+            broker = new BrokerServer(config, Clock.systemUTC()).start();
+        } catch (ConfigException e) {
+            LOG.error("broker configuration error: {}", e.getMessage());
+            System.exit(1);
+            return;
+        } catch (RuntimeException e) {
+            LOG.error("broker failed to start", e);
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                broker.close();
+            } finally {
+                stopped.countDown();
+            }
+        }, "BrokerShutdownHook"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static Path configFile(String[] args) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("-c") || args[i].equals("--config")) {
+                return Path.of(args[i + 1]);
+            }
+        }
+        return null;
+    }
+}

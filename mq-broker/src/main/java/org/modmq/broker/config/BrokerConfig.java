@@ -1,0 +1,47 @@
+package org.modmq.broker.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.modmq.api.config.ConfigValues;
+
+/**
+ * Everything {@code broker.conf} says, split by concern. Immutable and thread-safe; built only by
+ * {@link BrokerConfigParser}.
+ *
+ * @param identity who the broker is and where it listens
+ * @param nameServer registration with the name servers
+ * @param store store keys handed through to the message store and its plugins
+ * @param replication HA strategy settings
+ * @param topics topic and subscription-group defaults
+ * @param consume consumer-facing behaviour
+ * @param executors request executor sizes
+ * @param raw the file's key/value pairs as read, for plugins that read keys of their own
+ * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
+ * @param warnings the warnings produced while parsing (ignored keys), already logged
+ */
+public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
+                           ReplicationConfig replication, TopicDefaultsConfig topics, ConsumeConfig consume,
+                           ExecutorConfig executors, ConfigValues raw, Map<String, String> effective,
+                           List<String> warnings) {
+
+    public BrokerConfig {
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(replication, "replication");
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(consume, "consume");
+        Objects.requireNonNull(executors, "executors");
+        Objects.requireNonNull(raw, "raw");
+        effective = Map.copyOf(effective);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** The effective configuration as {@code key=value} lines, sorted by key (the GET_BROKER_CONFIG body). */
+    public String toPropertiesText() {
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeMap<>(effective).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        return text.toString();
+    }
+}

@@ -1,0 +1,81 @@
+package org.modmq.broker.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigValues;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Parses {@code broker.conf} ({@link Properties} syntax, RocketMQ key names) into a {@link BrokerConfig}.
+ * An unknown key is a {@link ConfigException} naming the key and the file; a RocketMQ key modmq does
+ * not act on is a warning. Stateless and thread-safe.
+ */
+public final class BrokerConfigParser {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerConfigParser.class);
+
+    private BrokerConfigParser() {
+    }
+
+    /**
+     * Reads and parses {@code file}.
+     *
+     * @throws ConfigException when the file cannot be read, has an unknown key or a bad value
+     */
+    public static BrokerConfig parse(Path file) {
+        Objects.requireNonNull(file, "file");
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ConfigException("cannot read broker configuration " + file + ": " + e.getMessage());
+        }
+        Map<String, String> values = new TreeMap<>();
+        properties.stringPropertyNames().forEach(k -> values.put(k.trim(), properties.getProperty(k)));
+        return parse(ConfigValues.of(values), file.toString());
+    }
+
+    /**
+     * Parses values that did not come from a file (embedding, tests); {@code source} names them in errors.
+     *
+     * @throws ConfigException on an unknown key or a bad value
+     */
+    public static BrokerConfig parse(ConfigValues values, String source) {
+        Objects.requireNonNull(values, "values");
+        Objects.requireNonNull(source, "source");
+        ConfigReader reader = new ConfigReader(values, source);
+        BrokerIdentityConfig identity = BrokerIdentityConfig.read(reader);
+        NameServerConfig nameServer = NameServerConfig.read(reader);
+        StoreKeysConfig store = StoreKeysConfig.read(reader);
+        ReplicationConfig replication = ReplicationConfig.read(reader);
+        TopicDefaultsConfig topics = TopicDefaultsConfig.read(reader);
+        ConsumeConfig consume = ConsumeConfig.read(reader);
+        ExecutorConfig executors = ExecutorConfig.read(reader);
+        List<String> warnings = new ArrayList<>();
+        for (String key : values.keys()) {
+            if (reader.consumed().contains(key)) {
+                continue;
+            }
+            if (IgnoredKeys.ROCKETMQ.contains(key)) {
+                String warning = "RocketMQ key '" + key + "' in " + source + " is not used by modmq and is ignored";
+                LOG.warn(warning);
+                warnings.add(warning);
+            } else {
+                throw new ConfigException("unknown key '" + key + "' in " + source);
+            }
+        }
+        return new BrokerConfig(identity, nameServer, store, replication, topics, consume, executors, values,
+                reader.effective(), warnings);
+    }
+}

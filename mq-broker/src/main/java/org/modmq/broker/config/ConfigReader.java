@@ -1,0 +1,136 @@
+package org.modmq.broker.config;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigValues;
+
+/**
+ * Typed reads over one configuration source that remember which keys were read and the effective
+ * value of each, so that the parser can report unknown keys and {@code GET_BROKER_CONFIG} can show
+ * what is in force. Every error names the key, the value, the source and what is allowed.
+ * Not thread-safe: used by one parser on one thread.
+ */
+final class ConfigReader {
+
+    private final ConfigValues values;
+    private final String source;
+    private final Set<String> consumed = new LinkedHashSet<>();
+    private final Map<String, String> effective = new TreeMap<>();
+
+    ConfigReader(ConfigValues values, String source) {
+        this.values = Objects.requireNonNull(values, "values");
+        this.source = Objects.requireNonNull(source, "source");
+    }
+
+    String source() {
+        return source;
+    }
+
+    Optional<String> raw(String key) {
+        consumed.add(key);
+        return values.get(key).filter(v -> !v.isEmpty());
+    }
+
+    String string(String key, String defaultValue) {
+        return remember(key, raw(key).orElse(defaultValue));
+    }
+
+    long longIn(String key, long defaultValue, long min, long max) {
+        Optional<String> raw = raw(key);
+        long value = defaultValue;
+        if (raw.isPresent()) {
+            try {
+                value = Long.parseLong(raw.get());
+            } catch (NumberFormatException e) {
+                throw bad(key, raw.get(), "an integer in [" + min + ", " + max + "]");
+            }
+            if (value < min || value > max) {
+                throw bad(key, raw.get(), "an integer in [" + min + ", " + max + "]");
+            }
+        }
+        remember(key, Long.toString(value));
+        return value;
+    }
+
+    int intIn(String key, int defaultValue, int min, int max) {
+        return (int) longIn(key, defaultValue, min, max);
+    }
+
+    double doubleIn(String key, double defaultValue, double min, double max) {
+        Optional<String> raw = raw(key);
+        double value = defaultValue;
+        if (raw.isPresent()) {
+            try {
+                value = Double.parseDouble(raw.get());
+            } catch (NumberFormatException e) {
+                throw bad(key, raw.get(), "a number in [" + min + ", " + max + "]");
+            }
+            if (!(value >= min && value <= max)) {
+                throw bad(key, raw.get(), "a number in [" + min + ", " + max + "]");
+            }
+        }
+        remember(key, Double.toString(value));
+        return value;
+    }
+
+    boolean bool(String key, boolean defaultValue) {
+        Optional<String> raw = raw(key);
+        boolean value = defaultValue;
+        if (raw.isPresent()) {
+            String text = raw.get().toLowerCase(Locale.ROOT);
+            if (!text.equals("true") && !text.equals("false")) {
+                throw bad(key, raw.get(), "one of [true, false]");
+            }
+            value = Boolean.parseBoolean(text);
+        }
+        remember(key, Boolean.toString(value));
+        return value;
+    }
+
+    <E extends Enum<E>> E enumValue(String key, Class<E> type, E defaultValue) {
+        Optional<String> raw = raw(key);
+        E value = defaultValue;
+        if (raw.isPresent()) {
+            value = null;
+            for (E constant : type.getEnumConstants()) {
+                if (constant.name().equalsIgnoreCase(raw.get())) {
+                    value = constant;
+                }
+            }
+            if (value == null) {
+                throw bad(key, raw.get(), "one of " + Arrays.toString(type.getEnumConstants()));
+            }
+        }
+        remember(key, value.name());
+        return value;
+    }
+
+    /** Keys read so far, in reading order. */
+    Set<String> consumed() {
+        return Collections.unmodifiableSet(consumed);
+    }
+
+    /** Effective value of every key read, sorted by key. */
+    Map<String, String> effective() {
+        return Collections.unmodifiableMap(effective);
+    }
+
+    ConfigException bad(String key, String value, String allowed) {
+        return new ConfigException(key + "=" + value + " in " + source + " is not valid: expected " + allowed);
+    }
+
+    private String remember(String key, String value) {
+        if (value != null) {
+            effective.put(key, value);
+        }
+        return value;
+    }
+}

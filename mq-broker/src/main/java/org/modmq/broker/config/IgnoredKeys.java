@@ -1,0 +1,46 @@
+package org.modmq.broker.config;
+
+import java.util.Set;
+
+/**
+ * RocketMQ {@code broker.conf} keys that modmq accepts but does not act on. Each one found in a file
+ * is logged once as a warning; any key neither read nor listed here stops start-up.
+ */
+final class IgnoredKeys {
+
+    static final Set<String> ROCKETMQ = Set.of(
+            "rocketmqHome", "aclEnable", "authenticationEnabled", "authorizationEnabled",
+            "enablePropertyFilter", "filterSupportRetry", "filterServerNums", "enableCalcFilterBitMap",
+            "transientStorePoolEnable", "transientStorePoolSize", "fastFailIfNoBufferInStorePool",
+            "traceTopicEnable", "msgTraceTopicName", "traceOn",
+            "enableDLegerCommitLog", "dLegerGroup", "dLegerPeers", "dLegerSelfId", "preferredLeaderId",
+            "enableControllerMode", "controllerAddr", "fetchControllerAddrByDnsLookup", "syncBrokerMetadataPeriod",
+            "enableSlaveActingMaster", "enableRemoteEscape", "compatibleWithOldNameSrv",
+            "fetchNamesrvAddrByAddressServer", "rmqAddressServerDomain", "rmqAddressServerSubGroup",
+            "useEpollNativeSelector", "serverWorkerThreads", "serverSelectorThreads", "serverCallbackExecutorThreads",
+            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
+            "serverSocketSndBufSize", "serverSocketRcvBufSize", "serverPooledByteBufAllocatorEnable",
+            "timerWheelEnable", "timerPrecisionMs", "timerMaxDelaySec", "timerStopEnqueue",
+            "brokerTopicEnable", "clusterTopicEnable", "compressedRegister", "isolateLogEnable",
+            "warmMapedFileEnable", "useReentrantLockWhenPutMessage", "brokerFastFailureEnable",
+            "waitTimeMillsInSendQueue", "waitTimeMillsInPullQueue", "osPageCacheBusyTimeOutMills",
+            "maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory",
+            "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk",
+            "flushIntervalConsumeQueue", "flushConsumeQueueLeastPages", "flushConsumeQueueThoroughInterval",
+            "flushCommitLogThoroughInterval", "commitIntervalCommitLog", "commitCommitLogLeastPages",
+            "cleanResourceInterval", "deleteCommitLogFilesInterval", "deleteConsumeQueueFilesInterval",
+            "destroyMapedFileIntervalForcibly", "redeleteHangedFileInterval", "cleanFileForciblyEnable",
+            "messageIndexEnable", "messageIndexSafe", "maxHashSlotNum", "maxIndexNum", "maxMsgsNumBatch",
+            "duplicationEnable", "diskFallRecorded", "checkCRCOnRecover", "enableConsumeQueueExt",
+            "storePathConsumeQueue", "storePathIndex", "storeCheckpoint", "abortFile",
+            "transactionTimeOut", "transactionCheckMax", "transactionCheckInterval", "rejectTransactionMessage",
+            "storeReplyMessageEnable", "offsetCheckInSlave", "notifyConsumerIdsChangedEnable",
+            "enableDetailStat", "autoDeleteUnusedStats", "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue",
+            "messageDelayLevel", "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",
+            "defaultQueryMaxNum", "highSpeedMode", "commercialEnable", "putMsgIndexHightWater",
+            "haTransferBatchSize", "haMasterAddress", "enableLmq", "enableMultiDispatch",
+            "forceRegister", "registerNameServerPeriodMs", "heartbeatTimeoutMillis");
+
+    private IgnoredKeys() {
+    }
+}

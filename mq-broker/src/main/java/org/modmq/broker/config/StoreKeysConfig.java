@@ -1,0 +1,67 @@
+package org.modmq.broker.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import org.modmq.api.config.FlushDiskType;
+
+/**
+ * The store settings the broker reads from {@code broker.conf} and hands to the message store and
+ * to the storage/flush plugins. Immutable; sizes in bytes, times in ms unless named otherwise.
+ *
+ * @param rootDir {@code storePathRootDir}; metadata lives in {@code rootDir/config}
+ * @param commitLogDir {@code storePathCommitLog}, default {@code rootDir/commitlog}
+ * @param commitLogFileSize {@code mappedFileSizeCommitLog}
+ * @param consumeQueueFileSize {@code mappedFileSizeConsumeQueue} (a multiple of 20)
+ * @param storeBackend modmq's {@code storeBackend}: the StorageBackend provider name
+ * @param flushDiskType {@code flushDiskType}: the FlushPolicy provider name
+ * @param syncFlushTimeoutMillis {@code syncFlushTimeout}
+ * @param flushIntervalMillis {@code flushIntervalCommitLog}
+ * @param flushLeastPages {@code flushCommitLogLeastPages}
+ * @param fileReservedHours {@code fileReservedTime}
+ * @param deleteWhen {@code deleteWhen}: hours of the day, {@code HH;HH}
+ * @param diskMaxUsedSpaceRatio {@code diskMaxUsedSpaceRatio}, percent
+ * @param maxMessageSize {@code maxMessageSize}
+ */
+public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFileSize, long consumeQueueFileSize,
+                              String storeBackend, FlushDiskType flushDiskType, long syncFlushTimeoutMillis,
+                              long flushIntervalMillis, int flushLeastPages, int fileReservedHours,
+                              String deleteWhen, int diskMaxUsedSpaceRatio, int maxMessageSize) {
+
+    public StoreKeysConfig {
+        Objects.requireNonNull(rootDir, "rootDir");
+        Objects.requireNonNull(commitLogDir, "commitLogDir");
+        Objects.requireNonNull(storeBackend, "storeBackend");
+        Objects.requireNonNull(flushDiskType, "flushDiskType");
+        Objects.requireNonNull(deleteWhen, "deleteWhen");
+    }
+
+    /** {@code rootDir/config}: where the metadata JSON files live. */
+    public Path configDir() {
+        return rootDir.resolve("config");
+    }
+
+    static StoreKeysConfig read(ConfigReader reader) {
+        Path root = Path.of(reader.string("storePathRootDir",
+                Path.of(System.getProperty("user.home"), "store").toString()));
+        Path commitLog = Path.of(reader.string("storePathCommitLog", root.resolve("commitlog").toString()));
+        long commitLogSize = reader.longIn("mappedFileSizeCommitLog", 1L << 30, 4096, Integer.MAX_VALUE);
+        long cqSize = reader.longIn("mappedFileSizeConsumeQueue", 300_000L * 20, 20, Integer.MAX_VALUE);
+        if (cqSize % 20 != 0) {
+            throw reader.bad("mappedFileSizeConsumeQueue", Long.toString(cqSize), "a multiple of 20");
+        }
+        String backend = reader.string("storeBackend", "mmap");
+        FlushDiskType flush = reader.enumValue("flushDiskType", FlushDiskType.class, FlushDiskType.ASYNC_FLUSH);
+        long syncTimeout = reader.longIn("syncFlushTimeout", 5_000, 1, 600_000);
+        long interval = reader.longIn("flushIntervalCommitLog", 500, 1, 600_000);
+        int leastPages = reader.intIn("flushCommitLogLeastPages", 4, 0, 1 << 20);
+        int reserved = reader.intIn("fileReservedTime", 72, 1, 24 * 3650);
+        String deleteWhen = reader.string("deleteWhen", "04");
+        if (!deleteWhen.matches("([01]?\\d|2[0-3])(;([01]?\\d|2[0-3]))*")) {
+            throw reader.bad("deleteWhen", deleteWhen, "hours 0-23 separated by ';', e.g. 04 or 04;16");
+        }
+        int ratio = reader.intIn("diskMaxUsedSpaceRatio", 75, 10, 95);
+        int maxSize = reader.intIn("maxMessageSize", 4 * 1024 * 1024, 1, 64 * 1024 * 1024);
+        return new StoreKeysConfig(root, commitLog, commitLogSize, cqSize, backend, flush, syncTimeout, interval,
+                leastPages, reserved, deleteWhen, ratio, maxSize);
+    }
+}

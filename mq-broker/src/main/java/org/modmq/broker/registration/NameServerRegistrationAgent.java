@@ -1,0 +1,212 @@
+package org.modmq.broker.registration;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+import org.modmq.broker.config.NameServerConfig;
+import org.modmq.broker.metadata.BrokerJson;
+import org.modmq.broker.metadata.DataVersion;
+import org.modmq.broker.metadata.Perm;
+import org.modmq.broker.metadata.TopicChangeListener;
+import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.broker.metadata.TopicConfigSerializeWrapper;
+import org.modmq.broker.metadata.TopicConfigTable;
+import org.modmq.remoting.netty.RemotingClient;
+import org.modmq.remoting.protocol.RemotingCommand;
+import org.modmq.remoting.protocol.RequestCode;
+import org.modmq.remoting.protocol.ResponseCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this broker registered with every name server in {@code namesrvAddr}: a full REGISTER_BROKER
+ * (103) at start and every {@code registerNameServerPeriod}, an incremental one (only the changed topic,
+ * with the new DataVersion) whenever a topic is created or changed, and UNREGISTER_BROKER (104) on
+ * clean shutdown. One connection per name server is kept and reused by the {@link RemotingClient}
+ * (the name server drops a broker whose connection closes). A slave learns its master's address and
+ * HA address from the responses.
+ *
+ * <p>Threading: thread-safe; requests are asynchronous, nothing here blocks except
+ * {@link #unregisterAll(Duration)}, which waits at most its timeout. The client and the scheduler
+ * belong to the caller.
+ */
+public final class NameServerRegistrationAgent implements TopicChangeListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NameServerRegistrationAgent.class);
+
+    private final RegistrationTarget target;
+    private final NameServerConfig nameServers;
+    private final TopicConfigTable topics;
+    private final RemotingClient client;
+    private final ScheduledExecutorService scheduler;
+    private volatile ScheduledFuture<?> periodic;
+    private volatile String masterAddr;
+    private volatile String masterHaAddr;
+    private volatile boolean closed;
+
+    public NameServerRegistrationAgent(RegistrationTarget target, NameServerConfig nameServers,
+                                       TopicConfigTable topics, RemotingClient client,
+                                       ScheduledExecutorService scheduler) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.nameServers = Objects.requireNonNull(nameServers, "nameServers");
+        this.topics = Objects.requireNonNull(topics, "topics");
+        this.client = Objects.requireNonNull(client, "client");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    }
+
+    /** Registers at once and then every period; listens for topic changes. Call once. */
+    public synchronized void start() {
+        if (periodic != null || closed) {
+            return;
+        }
+        if (nameServers.addresses().isEmpty()) {
+            LOG.warn("namesrvAddr is empty: the broker registers with no name server");
+            return;
+        }
+        topics.addListener(this);
+        long period = nameServers.registerPeriodMillis();
+        periodic = scheduler.scheduleAtFixedRate(this::registerQuietly, 0, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Sends the whole topic table to every name server.
+     *
+     * @return per name server address, the response code (or -1 when the request failed)
+     */
+    public CompletableFuture<Map<String, Integer>> registerAll() {
+        return send(topics.wrapper());
+    }
+
+    @Override
+    public void topicChanged(TopicConfig topic, DataVersion version) {
+        if (closed) {
+            return;
+        }
+        TopicConfigSerializeWrapper increment = TopicConfigSerializeWrapper.withMapping(version,
+                Map.of(topic.topicName(), topic), version);
+        send(increment);
+    }
+
+    /** The master's address as the name servers reported it to this slave, if any. */
+    public Optional<String> masterAddr() {
+        return Optional.ofNullable(masterAddr);
+    }
+
+    /** The master's HA address as the name servers reported it to this slave, if any. */
+    public Optional<String> masterHaAddr() {
+        return Optional.ofNullable(masterHaAddr);
+    }
+
+    /** Sends UNREGISTER_BROKER to every name server and waits at most {@code timeout} for the answers. */
+    public void unregisterAll(Duration timeout) {
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (String address : nameServers.addresses()) {
+            RemotingCommand request = RemotingCommand.request(RequestCode.UNREGISTER_BROKER)
+                    .putExtField("brokerName", target.brokerName())
+                    .putExtField("brokerAddr", target.brokerAddr())
+                    .putExtField("clusterName", target.clusterName())
+                    .putExtField("brokerId", target.brokerId());
+            pending.add(client.invoke(address, request, timeout).handle((r, e) -> {
+                if (e != null) {
+                    LOG.info("unregister from name server {} failed: {}", address, e.toString());
+                }
+                return null;
+            }));
+        }
+        try {
+            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.info("unregistering from the name servers did not finish within {}", timeout);
+        }
+    }
+
+    /** Stops the periodic registration. Idempotent; does not unregister. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (periodic != null) {
+            periodic.cancel(false);
+        }
+    }
+
+    private void registerQuietly() {
+        if (!closed) {
+            registerAll();
+        }
+    }
+
+    private CompletableFuture<Map<String, Integer>> send(TopicConfigSerializeWrapper table) {
+        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(), restrictedByBrokerPerm(table)));
+        Map<String, CompletableFuture<Integer>> answers = new LinkedHashMap<>();
+        for (String address : nameServers.addresses()) {
+            answers.put(address, client.invoke(address, registerRequest(body),
+                    Duration.ofMillis(nameServers.registerTimeoutMillis())).handle((response, error) -> {
+                        if (error != null) {
+                            LOG.warn("register with name server {} failed: {}", address, error.toString());
+                            return -1;
+                        }
+                        onResponse(address, response);
+                        return response.code();
+                    }));
+        }
+        return CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<String, Integer> codes = new LinkedHashMap<>();
+            answers.forEach((address, code) -> codes.put(address, code.join()));
+            return codes;
+        });
+    }
+
+    private RemotingCommand registerRequest(byte[] body) {
+        CRC32 crc = new CRC32();
+        crc.update(body);
+        return RemotingCommand.request(RequestCode.REGISTER_BROKER)
+                .putExtField("brokerName", target.brokerName())
+                .putExtField("brokerAddr", target.brokerAddr())
+                .putExtField("clusterName", target.clusterName())
+                .putExtField("haServerAddr", target.haServerAddr())
+                .putExtField("brokerId", target.brokerId())
+                .putExtField("enableActingMaster", false)
+                .putExtField("compressed", false)
+                .putExtField("bodyCrc32", crc.getValue() & 0x7FFFFFFFL)
+                .withBody(body);
+    }
+
+    private void onResponse(String address, RemotingCommand response) {
+        if (response.code() != ResponseCode.SUCCESS) {
+            LOG.warn("name server {} refused the registration: code {} {}", address, response.code(),
+                    response.remark());
+            return;
+        }
+        String master = response.extField("masterAddr");
+        String ha = response.extField("haServerAddr");
+        if (target.brokerId() != 0 && master != null && !master.isEmpty()) {
+            if (!master.equals(masterAddr)) {
+                LOG.info("master of {} is {} (HA {})", target.brokerName(), master, ha);
+            }
+            masterAddr = master;
+            masterHaAddr = ha;
+        }
+    }
+
+    private TopicConfigSerializeWrapper restrictedByBrokerPerm(TopicConfigSerializeWrapper table) {
+        int perm = target.permission();
+        if (Perm.readable(perm) && Perm.writable(perm)) {
+            return table;
+        }
+        Map<String, TopicConfig> restricted = new LinkedHashMap<>();
+        table.topicConfigTable().forEach((name, t) -> restricted.put(name, t.withPerm(t.perm() & perm)));
+        return TopicConfigSerializeWrapper.withMapping(table.dataVersion(), restricted, table.mappingDataVersion());
+    }
+}

@@ -1,0 +1,34 @@
+package org.modmq.broker.runtime;
+
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import org.modmq.broker.client.ConsumerGroupRegistry;
+import org.modmq.broker.client.ProducerRegistry;
+import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.metadata.BrokerMetadata;
+
+/**
+ * What the parts of a running broker share: configuration, clock, scheduler, metadata tables and the
+ * client registries. The broker owns all of them; a user (the store binding, a processor) never shuts
+ * the scheduler down. Immutable holder of thread-safe parts.
+ *
+ * @param config the parsed {@code broker.conf}
+ * @param clock wall clock (tests pass a fixed or manual one)
+ * @param scheduler shared scheduler for short periodic tasks
+ * @param metadata topics, offsets, subscription groups, delay offsets
+ * @param consumers live consumer groups
+ * @param producers live producer groups
+ */
+public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
+                            BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers) {
+
+    public BrokerRuntime {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(metadata, "metadata");
+        Objects.requireNonNull(consumers, "consumers");
+        Objects.requireNonNull(producers, "producers");
+    }
+}

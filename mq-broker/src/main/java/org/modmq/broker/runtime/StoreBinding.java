@@ -1,0 +1,29 @@
+package org.modmq.broker.runtime;
+
+
+/**
+ * The seam between the broker runtime and the message store. {@code BrokerServer} opens exactly one
+ * binding at start (through a {@link StoreBindingFactory}) before it accepts connections and closes it
+ * last, after the remoting server stopped and metadata was persisted. The binding owns the store and
+ * every thread it starts; it registers the data-path processors (send, pull, query, …) that need it.
+ *
+ * 
+ */
+public interface StoreBinding extends AutoCloseable {
+
+    /** Queue bounds for the offset processors. */
+    QueueOffsets queueOffsets();
+
+    /**
+     * Registers the processors that need the store (SEND_MESSAGE_V2, PULL_MESSAGE, …). Called once,
+     * before the server starts.
+     */
+    void registerProcessors(ProcessorRegistrar registrar);
+
+    /** Deletes the ConsumeQueues of a deleted topic (DELETE_TOPIC_IN_BROKER). */
+    void deleteTopicQueues(String topic);
+
+    /** Flushes and closes the store. Idempotent. */
+    @Override
+    void close();
+}
