@@ -42,6 +42,10 @@ final class StoreReplicatedLog implements ReplicatedLog {
     @Override
     public void append(long offset, ByteBuf bytes) {
         log.append(offset, bytes);
+        if (dispatch.dispatchedOffset() < log.minOffset()) {
+            // an empty log started at a later segment: nothing below it exists to dispatch
+            dispatch.resetTo(log.minOffset());
+        }
         dispatch.doWork();
     }
 

@@ -259,7 +259,11 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         appendLock.lock();
         try {
             if (offset != written) {
-                throw new IllegalArgumentException("replicated bytes start at " + offset + ", log ends at " + written);
+                if (!canStartAt(offset)) {
+                    throw new IllegalArgumentException("replicated bytes start at " + offset + ", log ends at "
+                            + written);
+                }
+                startEmptyLogAt(offset);
             }
             int done = 0;
             int length = bytes.readableBytes();
@@ -275,6 +279,25 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         } finally {
             appendLock.unlock();
         }
+    }
+
+    /**
+     * An empty log (never written) may take its first replicated bytes at any segment start: a master
+     * streams an empty replica only its last segment, as RocketMQ's classic HA does.
+     */
+    private boolean canStartAt(long offset) {
+        return written == 0 && offset > 0 && files.startOf(offset) == offset;
+    }
+
+    private void startEmptyLogAt(long offset) {
+        synchronized (flushLock) {
+            files.deleteFrom(0);
+            files.getOrCreate(offset);
+            written = offset;
+            confirmed = offset;
+            durable = offset;
+        }
+        LOG.info("empty CommitLog {} starts at {} (first replicated bytes)", files.directory(), offset);
     }
 
     @Override
