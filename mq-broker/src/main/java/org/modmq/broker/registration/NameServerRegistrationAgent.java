@@ -63,7 +63,11 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     }
 
-    /** Registers at once and then every period; listens for topic changes. Call once. */
+    /**
+     * Registers with every name server, waiting at most {@code registerBrokerTimeoutMills} for the
+     * answers (so that no incremental registration reaches a name server before the full one), then
+     * re-registers every period and on every topic change. Call once; failures are logged, never thrown.
+     */
     public synchronized void start() {
         if (periodic != null || closed) {
             return;
@@ -72,9 +76,18 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
             LOG.warn("namesrvAddr is empty: the broker registers with no name server");
             return;
         }
-        topics.addListener(this);
         long period = nameServers.registerPeriodMillis();
-        periodic = scheduler.scheduleAtFixedRate(this::registerQuietly, 0, period, TimeUnit.MILLISECONDS);
+        try {
+            Map<String, Integer> codes = registerAll().get(nameServers.registerTimeoutMillis(), TimeUnit.MILLISECONDS);
+            LOG.info("registered with the name servers: {}", codes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("first registration with the name servers did not complete: {}", e.toString());
+        }
+        topics.addListener(this);
+        periodic = scheduler.scheduleAtFixedRate(this::registerQuietly, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
