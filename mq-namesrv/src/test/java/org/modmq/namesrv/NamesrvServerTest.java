@@ -121,9 +121,11 @@ class NamesrvServerTest {
         }
     }
 
+    /** Asks over the slave's connection: expiry closes the expired broker's connection. */
     private boolean routeGone(String topic) {
         try {
-            return route(topic, 479).code() == ResponseCode.TOPIC_NOT_EXIST;
+            return call(slaveClient, RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC, Map.of("topic", topic)))
+                    .code() == ResponseCode.TOPIC_NOT_EXIST;
         } catch (Exception e) {
             throw new AssertionError(e);
         }
@@ -168,6 +170,13 @@ class NamesrvServerTest {
         TopicList unit = NamesrvJson.decode(call(RemotingCommand.request(RequestCode.GET_UNIT_TOPIC_LIST)).body(),
                 TopicList.class);
         assertThat(unit.topicList()).isEmpty();
+    }
+
+    @Test
+    void acceptsTheModernBodyFromASenderThatDidNotSetItsVersion() throws Exception {
+        start(Map.of());
+        assertThat(call(registration(MASTER, 0, fullBody(1)).setVersion(0)).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(route("TopicA", 479).code()).isEqualTo(ResponseCode.SUCCESS);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.modmq.namesrv.processor;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -113,7 +114,12 @@ public final class BrokerRequestProcessor {
             return new RegisterBrokerBody(null, null);
         }
         if (version < VERSION_3_0_11) {
-            return new RegisterBrokerBody(null, Replies.decodeBody(body, TopicConfigSerializeWrapper.class));
+            // Brokers older than 3.0.11 send the bare wrapper. A client that never set its remoting
+            // version also sends 0, so accept the modern shape too when the body has it.
+            JsonNode tree = Replies.decodeBody(body, JsonNode.class);
+            if (!tree.has("topicConfigSerializeWrapper")) {
+                return new RegisterBrokerBody(null, Replies.decodeBody(body, TopicConfigSerializeWrapper.class));
+            }
         }
         return Replies.decodeBody(body, RegisterBrokerBody.class);
     }
