@@ -19,11 +19,12 @@ import org.modmq.api.config.ConfigValues;
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
+ * @param source the file (or other source) the values came from, for error messages
  */
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                            ReplicationConfig replication, TopicDefaultsConfig topics, ConsumeConfig consume,
                            ExecutorConfig executors, ConfigValues raw, Map<String, String> effective,
-                           List<String> warnings) {
+                           List<String> warnings, String source) {
 
     public BrokerConfig {
         Objects.requireNonNull(identity, "identity");
@@ -36,6 +37,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);
+        Objects.requireNonNull(source, "source");
     }
 
     /** The effective configuration as {@code key=value} lines, sorted by key (the GET_BROKER_CONFIG body). */

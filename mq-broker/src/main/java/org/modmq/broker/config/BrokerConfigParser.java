@@ -76,6 +76,6 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(identity, nameServer, store, replication, topics, consume, executors, values,
-                reader.effective(), warnings);
+                reader.effective(), warnings, source);
     }
 }

@@ -1,0 +1,17 @@
+package org.modmq.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class BrokerStartupTest {
+
+    @Test
+    void readsTheConfigFileOption() {
+        assertThat(BrokerStartup.configFile(new String[] {"-c", "conf/broker.conf"})).isEqualTo(Path.of("conf/broker.conf"));
+        assertThat(BrokerStartup.configFile(new String[] {"--config", "b.conf"})).isEqualTo(Path.of("b.conf"));
+        assertThat(BrokerStartup.configFile(new String[] {"-c"})).isNull();
+        assertThat(BrokerStartup.configFile(new String[0])).isNull();
+    }
+}
