@@ -39,18 +39,21 @@ public final class ConsumerGroupRegistry {
     public boolean register(RemotingChannel channel, String clientId, String language, int version,
                             ConsumerData data, boolean keepSubscriptions) {
         ClientChannelInfo info = new ClientChannelInfo(channel, clientId, language, version, clock.millis());
-        ConsumerGroupState state = groups.computeIfAbsent(data.groupName(), ConsumerGroupState::new);
-        boolean changed = state.updateChannel(info, data);
-        if (changed) {
-            LOG.info("consumer {} ({}) joined group {}", clientId, channel.remoteAddressText(), data.groupName());
-        }
-        if (!keepSubscriptions) {
-            changed |= state.updateSubscriptions(data.subscriptionDataSet());
-        }
-        if (changed) {
+        boolean[] changed = new boolean[1];
+        // Updating inside compute() keeps a concurrent removal of an emptied group from orphaning this state.
+        ConsumerGroupState state = groups.compute(data.groupName(), (name, current) -> {
+            ConsumerGroupState target = current == null ? new ConsumerGroupState(name) : current;
+            changed[0] = target.updateChannel(info, data);
+            if (!keepSubscriptions) {
+                changed[0] |= target.updateSubscriptions(data.subscriptionDataSet());
+            }
+            return target;
+        });
+        if (changed[0]) {
+            LOG.info("consumer {} ({}) registered in group {}", clientId, channel.remoteAddressText(), data.groupName());
             fire(state.view());
         }
-        return changed;
+        return changed[0];
     }
 
     /** Removes {@code channel} from {@code group} (UNREGISTER_CLIENT). */
@@ -119,9 +122,7 @@ public final class ConsumerGroupRegistry {
 
     private void afterRemoval(String group, ConsumerGroupState state) {
         ConsumerGroupView view = state.view();
-        if (state.isEmpty()) {
-            groups.remove(group, state);
-        }
+        groups.computeIfPresent(group, (name, current) -> current == state && current.isEmpty() ? null : current);
         fire(view);
     }
 

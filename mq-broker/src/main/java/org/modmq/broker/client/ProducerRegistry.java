@@ -28,16 +28,22 @@ public final class ProducerRegistry {
 
     public void register(RemotingChannel channel, String clientId, String language, int version, String group) {
         ClientChannelInfo info = new ClientChannelInfo(channel, clientId, language, version, clock.millis());
-        if (groups.computeIfAbsent(group, g -> new ConcurrentHashMap<>()).put(channel, info) == null) {
+        boolean[] added = new boolean[1];
+        groups.compute(group, (g, channels) -> {
+            Map<RemotingChannel, ClientChannelInfo> target = channels == null ? new ConcurrentHashMap<>() : channels;
+            added[0] = target.put(channel, info) == null;
+            return target;
+        });
+        if (added[0]) {
             LOG.info("producer {} ({}) joined group {}", clientId, channel.remoteAddressText(), group);
         }
     }
 
     public void unregister(String group, RemotingChannel channel) {
-        Map<RemotingChannel, ClientChannelInfo> channels = groups.get(group);
-        if (channels != null && channels.remove(channel) != null) {
-            groups.computeIfPresent(group, (g, c) -> c.isEmpty() ? null : c);
-        }
+        groups.computeIfPresent(group, (g, channels) -> {
+            channels.remove(channel);
+            return channels.isEmpty() ? null : channels;
+        });
     }
 
     public void channelClosed(RemotingChannel channel) {
@@ -50,13 +56,19 @@ public final class ProducerRegistry {
         int removed = 0;
         for (Map.Entry<String, Map<RemotingChannel, ClientChannelInfo>> entry : groups.entrySet()) {
             for (ClientChannelInfo info : List.copyOf(entry.getValue().values())) {
-                if (info.lastUpdateMillis() < deadline && entry.getValue().remove(info.channel(), info)) {
+                boolean[] expired = new boolean[1];
+                if (info.lastUpdateMillis() < deadline) {
+                    groups.computeIfPresent(entry.getKey(), (g, channels) -> {
+                        expired[0] = channels.remove(info.channel(), info);
+                        return channels.isEmpty() ? null : channels;
+                    });
+                }
+                if (expired[0]) {
                     LOG.warn("producer {} of group {} expired", info.clientId(), entry.getKey());
                     info.channel().close();
                     removed++;
                 }
             }
-            groups.computeIfPresent(entry.getKey(), (g, c) -> c.isEmpty() ? null : c);
         }
         return removed;
     }
