@@ -1,0 +1,252 @@
+package org.modmq.compat;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Producing and consuming through one name server and one broker from the distribution with the
+ * stock 5.3.3 client: every send mode, tags and keys, lite pull with assign and seek, push consumers
+ * clustering and broadcasting, tag filters. Each test uses its own topic and groups.
+ */
+@Tag("integration")
+@Disabled("needs mq-broker")
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class BrokerMessagingTest {
+
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path workDir;
+
+    private static ModmqCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = ModmqCluster.start(workDir, 1, Map.of());
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void syncAsyncOnewayAndBatchSendsAllArriveOnce() throws Exception {
+        String topic = "SendModes";
+        cluster.createTopic(topic, 4);
+        DefaultMQProducer producer = StockClients.producer(cluster.namesrvAddr(), "pg_send_modes");
+        try {
+            SendResult sync = producer.send(message(topic, "TagA", "k-sync", "sync"));
+            assertThat(sync.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            assertThat(sync.getMessageQueue().getTopic()).isEqualTo(topic);
+            assertThat(sync.getMessageQueue().getBrokerName()).isEqualTo(cluster.brokerName());
+            assertThat(sync.getOffsetMsgId()).hasSize(32);
+
+            CompletableFuture<SendResult> async = new CompletableFuture<>();
+            producer.send(message(topic, "TagA", "k-async", "async"), new SendCallback() {
+                @Override
+                public void onSuccess(SendResult result) {
+                    async.complete(result);
+                }
+
+                @Override
+                public void onException(Throwable e) {
+                    async.completeExceptionally(e);
+                }
+            });
+            assertThat(async.get(10, TimeUnit.SECONDS).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+
+            producer.sendOneway(message(topic, "TagA", "k-oneway", "oneway"));
+
+            List<Message> batch = IntStream.range(0, 5)
+                    .mapToObj(i -> message(topic, "TagB", "k-batch-" + i, "batch-" + i)).toList();
+            SendResult batchResult = producer.send(batch);
+            assertThat(batchResult.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        } finally {
+            producer.shutdown();
+        }
+
+        List<MessageExt> all = pullAll(topic, 8);
+        assertThat(all).extracting(m -> new String(m.getBody(), UTF_8)).containsExactlyInAnyOrder(
+                "sync", "async", "oneway", "batch-0", "batch-1", "batch-2", "batch-3", "batch-4");
+        assertThat(all).filteredOn(m -> new String(m.getBody(), UTF_8).equals("sync")).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getTags()).isEqualTo("TagA");
+                    assertThat(m.getKeys()).isEqualTo("k-sync");
+                    assertThat(m.getTopic()).isEqualTo(topic);
+                });
+        assertThat(all).filteredOn(m -> "TagB".equals(m.getTags())).hasSize(5);
+    }
+
+    @Test
+    void litePullAssignAndSeekReadsFromTheGivenOffset() throws Exception {
+        String topic = "LitePullSeek";
+        cluster.createTopic(topic, 1);
+        DefaultMQProducer producer = StockClients.producer(cluster.namesrvAddr(), "pg_lite_pull");
+        try {
+            for (int i = 0; i < 10; i++) {
+                assertThat(producer.send(message(topic, "T", "k" + i, "m" + i)).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            }
+        } finally {
+            producer.shutdown();
+        }
+        DefaultLitePullConsumer consumer = StockClients.litePullConsumer(cluster.namesrvAddr(), "cg_lite_pull");
+        try {
+            Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
+            assertThat(queues).hasSize(1);
+            MessageQueue queue = queues.iterator().next();
+            consumer.assign(queues);
+            consumer.seek(queue, 6);
+            List<MessageExt> got = pollUntil(consumer, 4);
+            assertThat(got).extracting(MessageExt::getQueueOffset).containsExactly(6L, 7L, 8L, 9L);
+            assertThat(got).extracting(m -> new String(m.getBody(), UTF_8)).containsExactly("m6", "m7", "m8", "m9");
+        } finally {
+            consumer.shutdown();
+        }
+    }
+
+    @Test
+    void twoClusteringConsumersShareTheQueuesAndSeeEachMessageOnce() throws Exception {
+        String topic = "Clustering";
+        cluster.createTopic(topic, 4);
+        StockClients.Received first = new StockClients.Received();
+        StockClients.Received second = new StockClients.Received();
+        DefaultMQPushConsumer a = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_clustering", topic, "*",
+                MessageModel.CLUSTERING, first);
+        DefaultMQPushConsumer b = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_clustering", topic, "*",
+                MessageModel.CLUSTERING, second);
+        try {
+            List<String> sent = produce(topic, "T", 40);
+            Await.until("40 messages across both consumers", DELIVERY_TIMEOUT, () -> first.size() + second.size() >= 40);
+            List<String> together = new ArrayList<>(first.bodies());
+            together.addAll(second.bodies());
+            assertThat(together).containsExactlyInAnyOrderElementsOf(sent);
+            assertThat(first.size()).isPositive();
+            assertThat(second.size()).isPositive();
+        } finally {
+            a.shutdown();
+            b.shutdown();
+        }
+    }
+
+    @Test
+    void broadcastingDeliversEveryMessageToEveryConsumer() throws Exception {
+        String topic = "Broadcasting";
+        cluster.createTopic(topic, 2);
+        StockClients.Received first = new StockClients.Received();
+        StockClients.Received second = new StockClients.Received();
+        DefaultMQPushConsumer a = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_broadcast", topic, "*",
+                MessageModel.BROADCASTING, first);
+        DefaultMQPushConsumer b = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_broadcast", topic, "*",
+                MessageModel.BROADCASTING, second);
+        try {
+            List<String> sent = produce(topic, "T", 10);
+            Await.until("10 messages at each consumer", DELIVERY_TIMEOUT, () -> first.size() >= 10 && second.size() >= 10);
+            assertThat(first.bodies()).containsExactlyInAnyOrderElementsOf(sent);
+            assertThat(second.bodies()).containsExactlyInAnyOrderElementsOf(sent);
+        } finally {
+            a.shutdown();
+            b.shutdown();
+        }
+    }
+
+    @Test
+    void tagFilterDeliversOnlyMatchingTags() throws Exception {
+        String topic = "TagFilter";
+        cluster.createTopic(topic, 2);
+        StockClients.Received received = new StockClients.Received();
+        DefaultMQPushConsumer consumer = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_tags", topic,
+                "TagA || TagC", MessageModel.CLUSTERING, received);
+        try {
+            List<String> wanted = new ArrayList<>(produce(topic, "TagA", 5));
+            produce(topic, "TagB", 5);
+            wanted.addAll(produce(topic, "TagC", 5));
+            // A marker after everything else: once it is in, every earlier message was dispatched.
+            wanted.addAll(produce(topic, "TagA", 1));
+            Await.until("11 matching messages", DELIVERY_TIMEOUT, () -> received.size() >= 11);
+            assertThat(received.bodies()).containsExactlyInAnyOrderElementsOf(wanted);
+            assertThat(received.messages()).extracting(MessageExt::getTags).containsOnly("TagA", "TagC");
+        } finally {
+            consumer.shutdown();
+        }
+    }
+
+    /** Sends {@code count} messages synchronously; returns their bodies. */
+    static List<String> produce(String namesrvAddr, String topic, String tag, int count, String group) throws Exception {
+        DefaultMQProducer producer = StockClients.producer(namesrvAddr, group);
+        try {
+            List<String> bodies = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String body = topic + "-" + tag + "-" + System.nanoTime() + "-" + i;
+                SendResult result = producer.send(message(topic, tag, "key-" + i, body));
+                assertThat(result.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+                bodies.add(body);
+            }
+            return bodies;
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    private static List<String> produce(String topic, String tag, int count) throws Exception {
+        return produce(cluster.namesrvAddr(), topic, tag, count, "pg_" + topic);
+    }
+
+    static Message message(String topic, String tag, String keys, String body) {
+        return new Message(topic, tag, keys, body.getBytes(UTF_8));
+    }
+
+    /** Reads every queue of {@code topic} from offset 0 until {@code expected} messages are in. */
+    private static List<MessageExt> pullAll(String topic, int expected) throws Exception {
+        DefaultLitePullConsumer consumer = StockClients.litePullConsumer(cluster.namesrvAddr(), "cg_pull_" + topic);
+        try {
+            Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
+            consumer.assign(queues);
+            for (MessageQueue queue : queues) {
+                consumer.seek(queue, 0);
+            }
+            return pollUntil(consumer, expected);
+        } finally {
+            consumer.shutdown();
+        }
+    }
+
+    private static List<MessageExt> pollUntil(DefaultLitePullConsumer consumer, int expected) {
+        List<MessageExt> got = new ArrayList<>();
+        Await.until(expected + " polled messages", DELIVERY_TIMEOUT, () -> {
+            got.addAll(consumer.poll(200));
+            return got.size() >= expected;
+        });
+        assertThat(got).hasSize(expected);
+        return got;
+    }
+}

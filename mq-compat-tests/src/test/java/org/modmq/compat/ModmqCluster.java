@@ -1,0 +1,176 @@
+package org.modmq.compat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+
+/**
+ * A running modmq deployment from the distribution: {@code namesrvCount} name servers
+ * ({@code bin/mqnamesrv}) and one master broker ({@code bin/mqbroker}) registered with all of them,
+ * every process on free loopback ports with configurations generated under the test's directory,
+ * plus a stock admin client. {@link #close()} stops everything it started (idempotent). Used from
+ * test threads only.
+ */
+final class ModmqCluster implements AutoCloseable {
+
+    static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Distribution distribution;
+    private final Path workDir;
+    private final List<ModmqProcess> namesrvs;
+    private final Distribution.BrokerConf brokerConf;
+    private ModmqProcess broker;
+    private StockAdmin admin;
+
+    private ModmqCluster(Distribution distribution, Path workDir, List<ModmqProcess> namesrvs,
+                         Distribution.BrokerConf brokerConf) {
+        this.distribution = distribution;
+        this.workDir = workDir;
+        this.namesrvs = namesrvs;
+        this.brokerConf = brokerConf;
+    }
+
+    /**
+     * Starts the name servers, then the broker, and waits until every name server lists it.
+     *
+     * @param brokerOverrides broker.conf settings on top of {@link Distribution#brokerConf}'s
+     */
+    static ModmqCluster start(Path workDir, int namesrvCount, Map<String, String> brokerOverrides) throws Exception {
+        Distribution distribution = Distribution.located();
+        List<ModmqProcess> namesrvs = new ArrayList<>();
+        ModmqCluster cluster = null;
+        try {
+            for (int i = 0; i < namesrvCount; i++) {
+                namesrvs.add(distribution.startNamesrv(workDir));
+            }
+            Distribution.BrokerConf conf = distribution.brokerConf(workDir, "broker-a",
+                    namesrvs.stream().map(ModmqProcess::address).toList(), brokerOverrides);
+            cluster = new ModmqCluster(distribution, workDir, namesrvs, conf);
+            cluster.broker = distribution.startBroker(workDir, conf);
+            cluster.admin = StockAdmin.start(cluster.namesrvAddr());
+            for (ModmqProcess namesrv : namesrvs) {
+                cluster.awaitRegisteredWith(namesrv);
+            }
+            return cluster;
+        } catch (Exception | AssertionError e) {
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                namesrvs.forEach(ModmqProcess::close);
+            }
+            throw e;
+        }
+    }
+
+    /** Every name server, {@code ;}-separated, as clients take it. */
+    String namesrvAddr() {
+        return namesrvs.stream().map(ModmqProcess::address).collect(Collectors.joining(";"));
+    }
+
+    List<ModmqProcess> namesrvs() {
+        return namesrvs;
+    }
+
+    ModmqProcess broker() {
+        return broker;
+    }
+
+    String brokerName() {
+        return brokerConf.brokerName();
+    }
+
+    String brokerAddr() {
+        return brokerConf.address();
+    }
+
+    String clusterName() {
+        return "CompatCluster";
+    }
+
+    StockAdmin admin() {
+        return admin;
+    }
+
+    Path workDir() {
+        return workDir;
+    }
+
+    /**
+     * Creates {@code topic} on the broker with the stock admin ({@code UPDATE_AND_CREATE_TOPIC}) and
+     * waits until the name servers route it with {@code queues} read and write queues.
+     */
+    void createTopic(String topic, int queues) throws Exception {
+        admin.ext().createAndUpdateTopicConfig(brokerAddr(), new TopicConfig(topic, queues, queues, 6));
+        Await.until("route of " + topic + " with " + queues + " queues", REGISTRATION_TIMEOUT, () -> {
+            TopicRouteData route = route(topic);
+            if (route == null || route.getQueueDatas().size() != 1) {
+                return false;
+            }
+            QueueData queue = route.getQueueDatas().get(0);
+            return queue.getReadQueueNums() == queues && queue.getWriteQueueNums() == queues;
+        });
+    }
+
+    /** The topic's route from the name servers, or null while there is none. */
+    TopicRouteData route(String topic) {
+        try {
+            return admin.ext().examineTopicRouteInfo(topic);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** Stops the broker (SIGTERM, bounded), starts it again on the same port and store, and waits for registration. */
+    void restartBroker() throws Exception {
+        broker.stop(Duration.ofSeconds(20));
+        broker = broker.restart(Distribution.START_TIMEOUT);
+        for (ModmqProcess namesrv : namesrvs) {
+            if (namesrv.isAlive()) {
+                awaitRegisteredWith(namesrv);
+            }
+        }
+    }
+
+    private void awaitRegisteredWith(ModmqProcess namesrv) throws Exception {
+        try (StockAdmin single = StockAdmin.start(namesrv.address())) {
+            Await.until(brokerName() + " registered with " + namesrv, REGISTRATION_TIMEOUT, () -> {
+                try {
+                    BrokerData data = single.ext().examineBrokerClusterInfo().getBrokerAddrTable().get(brokerName());
+                    return data != null && brokerAddr().equals(data.getBrokerAddrs().get(0L));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        // Clients first, then the broker, then the name servers; none of these close() methods throws.
+        if (admin != null) {
+            admin.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+        for (int i = namesrvs.size() - 1; i >= 0; i--) {
+            namesrvs.get(i).close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "cluster[" + namesrvAddr() + ", broker " + brokerAddr() + ", in " + workDir + "]";
+    }
+
+    Distribution distribution() {
+        return distribution;
+    }
+}

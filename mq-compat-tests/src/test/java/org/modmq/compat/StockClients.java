@@ -1,0 +1,103 @@
+package org.modmq.compat;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+
+/**
+ * Stock 5.3.3 producers and consumers configured for the tests: an explicit name-server address
+ * (never the HTTP lookup), a distinct instance name each (so two consumers in one JVM are two
+ * clients), short route and heartbeat intervals. Callers shut them down. Stateless.
+ */
+final class StockClients {
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private StockClients() {
+    }
+
+    /** A started producer in {@code group}. */
+    static DefaultMQProducer producer(String namesrvAddr, String group) throws MQClientException {
+        DefaultMQProducer producer = new DefaultMQProducer(group);
+        producer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
+        producer.setInstanceName(instanceName("producer"));
+        producer.setPollNameServerInterval(1_000);
+        producer.setSendMsgTimeout(5_000);
+        producer.start();
+        return producer;
+    }
+
+    /**
+     * A started push consumer of {@code topic} filtered by {@code tagExpression}, starting from the
+     * first offset of a new group, that records every message it is given into {@code received}.
+     */
+    static DefaultMQPushConsumer pushConsumer(String namesrvAddr, String group, String topic, String tagExpression,
+                                              MessageModel model, Received received) throws MQClientException {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
+        consumer.setInstanceName(instanceName("push"));
+        consumer.setMessageModel(model);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPollNameServerInterval(1_000);
+        consumer.setHeartbeatBrokerInterval(1_000);
+        consumer.setPersistConsumerOffsetInterval(1_000);
+        consumer.subscribe(topic, tagExpression);
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            received.addAll(messages);
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        return consumer;
+    }
+
+    /** A started lite pull consumer in {@code group} without auto-commit (assign mode is chosen by the caller). */
+    static DefaultLitePullConsumer litePullConsumer(String namesrvAddr, String group) throws MQClientException {
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(group);
+        consumer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
+        consumer.setInstanceName(instanceName("litepull"));
+        consumer.setAutoCommit(false);
+        consumer.setPollNameServerInterval(1_000);
+        consumer.start();
+        return consumer;
+    }
+
+    private static String instanceName(String role) {
+        return "compat-" + role + "-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet();
+    }
+
+    /** Messages delivered to a consumer's listener; thread-safe. */
+    static final class Received {
+
+        private final List<MessageExt> messages = new CopyOnWriteArrayList<>();
+
+        void addAll(List<MessageExt> batch) {
+            messages.addAll(batch);
+        }
+
+        /** A snapshot of everything received so far, in arrival order. */
+        List<MessageExt> messages() {
+            return Collections.unmodifiableList(List.copyOf(messages));
+        }
+
+        /** Bodies as UTF-8 strings, in arrival order. */
+        List<String> bodies() {
+            return messages.stream().map(message -> new String(message.getBody(), java.nio.charset.StandardCharsets.UTF_8))
+                    .toList();
+        }
+
+        int size() {
+            return messages.size();
+        }
+    }
+}
