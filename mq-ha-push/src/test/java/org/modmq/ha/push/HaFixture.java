@@ -39,6 +39,10 @@ final class HaFixture implements AutoCloseable {
     static final InetSocketAddress BORN = new InetSocketAddress("127.0.0.1", 51192);
     static final InetSocketAddress STORE = new InetSocketAddress("127.0.0.1", 20911);
 
+    static {
+        LeakCheck.install();
+    }
+
     final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
 
     static ConfigValues storeConfig() {
@@ -146,8 +150,10 @@ final class HaFixture implements AutoCloseable {
         return List.copyOf(files.keySet());
     }
 
+    /** Stops the scheduler, then fails when Netty reported a leaked buffer. */
     @Override
     public void close() {
         scheduler.shutdownNow();
+        LeakCheck.verify();
     }
 }
