@@ -1,0 +1,221 @@
+package org.modmq.ha.pull;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.modmq.ha.pull.PullConfig.HostPort;
+import org.modmq.api.spi.replication.ReplicatedLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's HA client: dials the master it is told to follow, runs one {@link FollowerSession} per
+ * connection and redials a lost master after a delay that doubles from {@code reconnectMin} to
+ * {@code reconnectMax}. A diverged log stops it until {@link #follow} is called again.
+ *
+ * <p>Threads: {@link #follow} and {@link #close} may be called from any thread; callbacks from sessions
+ * and timers arrive on the event loop. Every change is serialized by one lock and tagged with a
+ * generation so callbacks of an abandoned connection are ignored.
+ */
+final class MasterFollower implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MasterFollower.class);
+
+    /** Follower states; every change goes through {@link #transition}. */
+    enum State {
+        /** Not told whom to follow yet. */
+        IDLE,
+        /** Dialing the master. */
+        CONNECTING,
+        /** Connected; reporting and appending. */
+        CONNECTED,
+        /** Lost the master; a redial is scheduled. */
+        WAITING_TO_REDIAL,
+        /** The logs diverged; no redial until told to follow again. */
+        DIVERGED,
+        /** Told to stop following, or closed. */
+        STOPPED
+    }
+
+    private final PullConfig config;
+    private final ReplicatedLog log;
+    private final Clock clock;
+    private final EventLoopGroup group;
+    private final Object lock = new Object();
+    private volatile State state = State.IDLE;
+    private HostPort target;
+    private long generation;
+    private Channel channel;
+    private ScheduledFuture<?> redial;
+    private Duration delay;
+    private boolean closed;
+
+    MasterFollower(PullConfig config, ReplicatedLog log, Clock clock, EventLoopGroup group) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.log = Objects.requireNonNull(log, "log");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.group = Objects.requireNonNull(group, "group");
+        this.delay = config.reconnectMin();
+    }
+
+    State state() {
+        return state;
+    }
+
+    /**
+     * Follows the master at {@code address} ({@code host:port}) from now on; null stops following. Calling
+     * it again with the address already followed changes nothing unless the follower stopped (diverged).
+     *
+     * @throws org.modmq.api.config.ConfigException when the address is not {@code host:port}
+     */
+    void follow(String address) {
+        HostPort next = address == null ? null : PullConfig.parseAddress(address);
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the pull replication strategy is closed");
+            }
+            boolean running = state == State.CONNECTING || state == State.CONNECTED
+                    || state == State.WAITING_TO_REDIAL;
+            if (Objects.equals(next, target) && (running || next == null)) {
+                return;
+            }
+            abandonLocked();
+            target = next;
+            delay = config.reconnectMin();
+            if (next == null) {
+                transition(State.STOPPED, "told to stop following");
+                return;
+            }
+            dialLocked();
+        }
+    }
+
+    private void abandonLocked() {
+        generation++;
+        if (redial != null) {
+            redial.cancel(false);
+            redial = null;
+        }
+        if (channel != null) {
+            channel.close();
+            channel = null;
+        }
+    }
+
+    private void dialLocked() {
+        long gen = generation;
+        transition(State.CONNECTING, "dialing " + target);
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 3_000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(
+                                new LengthFieldBasedFrameDecoder(HaFrameLayout.HEADER_LENGTH + HaFrameLayout.MAX_BODY,
+                                        HaFrameLayout.SIZE_FIELD_OFFSET, 4, 0, 0),
+                                new FollowerSession(config, log, clock, MasterFollower.this, gen));
+                    }
+                });
+        ChannelFuture connect = bootstrap.connect(target.host(), target.port());
+        Channel dialing = connect.channel();
+        channel = dialing;
+        connect.addListener(done -> {
+            if (!done.isSuccess()) {
+                lost(gen, dialing, "cannot connect to " + target + ": " + done.cause().getMessage());
+            }
+        });
+        dialing.closeFuture().addListener(done -> lost(gen, dialing, "connection to the master closed"));
+    }
+
+    /** A session connected. Event loop. */
+    void connected(long gen) {
+        synchronized (lock) {
+            if (gen == generation && state == State.CONNECTING) {
+                transition(State.CONNECTED, "connected to " + target);
+            }
+        }
+    }
+
+    /** A session applied a frame: the master is healthy, so the next redial starts short again. */
+    void applied(long gen) {
+        synchronized (lock) {
+            if (gen == generation) {
+                delay = config.reconnectMin();
+            }
+        }
+    }
+
+    /** A session found the logs diverged; stops following and says why. Event loop. */
+    void diverged(long gen, String why) {
+        synchronized (lock) {
+            if (gen != generation) {
+                return;
+            }
+            LOG.error("{} (master {})", why, target);
+            transition(State.DIVERGED, "logs diverged");
+            if (channel != null) {
+                channel.close();
+                channel = null;
+            }
+        }
+    }
+
+    private void lost(long gen, Channel which, String why) {
+        synchronized (lock) {
+            if (gen != generation || channel != which || closed
+                    || state == State.DIVERGED || state == State.STOPPED) {
+                return;
+            }
+            channel = null;
+            Duration wait = delay;
+            delay = delay.multipliedBy(2).compareTo(config.reconnectMax()) > 0 ? config.reconnectMax()
+                    : delay.multipliedBy(2);
+            transition(State.WAITING_TO_REDIAL, why + "; redialing in " + wait.toMillis() + " ms");
+            redial = group.next().schedule(() -> redial(gen), wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void redial(long gen) {
+        synchronized (lock) {
+            if (gen == generation && !closed && state == State.WAITING_TO_REDIAL) {
+                redial = null;
+                dialLocked();
+            }
+        }
+    }
+
+    /** Stops following and closes the connection. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            abandonLocked();
+            transition(State.STOPPED, "closed");
+            closed = true;
+        }
+    }
+
+    private void transition(State to, String reason) {
+        State from = state;
+        state = to;
+        if (from != to) {
+            LOG.info("follower of {}: {} -> {} ({})", target, from, to, reason);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package org.modmq.ha.pull;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigValues;
+
+/**
+ * The pull strategy's settings, read once from {@code broker.conf} values. Immutable.
+ *
+ * @param listenHost address the master's HA port binds to: {@code brokerIP2}, else {@code brokerIP1}, else
+ *        {@code 127.0.0.1}
+ * @param listenPort {@code haListenPort}; unset means {@code listenPort + 1} (10912); 0 binds an ephemeral port
+ * @param masterAddress {@code haMasterAddress} ({@code host:port}) a slave follows from start, if set
+ * @param transferBatchSize {@code haTransferBatchSize}: largest frame body, bytes (32 KiB)
+ * @param heartbeatInterval {@code haSendHeartbeatInterval}: master's empty frame and slave's report after
+ *        this long without sending (5 s)
+ * @param housekeepingInterval {@code haHousekeepingInterval}: a connection that read nothing for this
+ *        long is closed (20 s)
+ * @param slaveFallbehindMax {@code haSlaveFallbehindMax}: a slave further behind the master's max offset
+ *        than this many bytes is not in sync (256 MiB)
+ * @param segmentSize {@code mappedFileSizeCommitLog}: the CommitLog file size (1 GiB); an empty slave
+ *        receives only the master's last file
+ * @param reconnectMin first delay before a slave redials a lost master; doubles per failure
+ * @param reconnectMax largest redial delay
+ */
+record PullConfig(String listenHost, int listenPort, Optional<String> masterAddress, int transferBatchSize,
+                  Duration heartbeatInterval, Duration housekeepingInterval, long slaveFallbehindMax,
+                  long segmentSize, Duration reconnectMin, Duration reconnectMax) {
+
+    static final int DEFAULT_LISTEN_PORT = 10911;
+    static final int DEFAULT_BATCH = 32 * 1024;
+    static final long DEFAULT_SEGMENT = 1024L * 1024 * 1024;
+
+    PullConfig {
+        Objects.requireNonNull(listenHost, "listenHost");
+        Objects.requireNonNull(masterAddress, "masterAddress");
+        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
+        Objects.requireNonNull(reconnectMin, "reconnectMin");
+        Objects.requireNonNull(reconnectMax, "reconnectMax");
+    }
+
+    /** Reads the keys above; a bad value fails with a {@link ConfigException} naming key and value. */
+    static PullConfig from(ConfigValues values) {
+        Objects.requireNonNull(values, "values");
+        String ip1 = values.string("brokerIP1", "127.0.0.1");
+        String host = values.string("brokerIP2", ip1);
+        int port = values.get("haListenPort").isPresent()
+                ? values.intValue("haListenPort", 0)
+                : values.intValue("listenPort", DEFAULT_LISTEN_PORT) + 1;
+        require(port >= 0 && port <= 65535, "haListenPort", port, "0..65535");
+        Optional<String> master = values.get("haMasterAddress").filter(s -> !s.isEmpty());
+        master.ifPresent(PullConfig::parseAddress);
+        int batch = values.intValue("haTransferBatchSize", DEFAULT_BATCH);
+        require(batch > 0, "haTransferBatchSize", batch, "a positive byte count");
+        long heartbeat = values.longValue("haSendHeartbeatInterval", 5_000);
+        require(heartbeat > 0, "haSendHeartbeatInterval", heartbeat, "a positive number of ms");
+        long housekeeping = values.longValue("haHousekeepingInterval", 20_000);
+        require(housekeeping > 0, "haHousekeepingInterval", housekeeping, "a positive number of ms");
+        long fallbehind = values.longValue("haSlaveFallbehindMax", 256L * 1024 * 1024);
+        require(fallbehind >= 0, "haSlaveFallbehindMax", fallbehind, "a byte count >= 0");
+        long segment = values.longValue("mappedFileSizeCommitLog", DEFAULT_SEGMENT);
+        require(segment > 0, "mappedFileSizeCommitLog", segment, "a positive byte count");
+        return new PullConfig(host, port, master, batch, Duration.ofMillis(heartbeat), Duration.ofMillis(housekeeping),
+                fallbehind, segment, Duration.ofSeconds(1), Duration.ofSeconds(5));
+    }
+
+    /** How often a connection checks its timers: often enough for the shorter interval, at most 100 ms. */
+    Duration tick() {
+        long shortest = Math.min(heartbeatInterval.toMillis(), housekeepingInterval.toMillis());
+        return Duration.ofMillis(Math.max(10, Math.min(100, shortest / 5)));
+    }
+
+    /** A copy with other redial delays (tests). */
+    PullConfig withReconnect(Duration min, Duration max) {
+        return new PullConfig(listenHost, listenPort, masterAddress, transferBatchSize, heartbeatInterval,
+                housekeepingInterval, slaveFallbehindMax, segmentSize, min, max);
+    }
+
+    /**
+     * Splits {@code host:port}.
+     *
+     * @throws ConfigException when it is not of that form
+     */
+    static HostPort parseAddress(String address) {
+        Objects.requireNonNull(address, "address");
+        int colon = address.lastIndexOf(':');
+        if (colon <= 0 || colon == address.length() - 1) {
+            throw new ConfigException("HA master address '" + address + "' is not host:port");
+        }
+        try {
+            int port = Integer.parseInt(address.substring(colon + 1).trim());
+            if (port <= 0 || port > 65535) {
+                throw new ConfigException("HA master address '" + address + "' has port outside 1..65535");
+            }
+            return new HostPort(address.substring(0, colon).trim(), port);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("HA master address '" + address + "' has a port that is not a number");
+        }
+    }
+
+    private static void require(boolean ok, String key, long value, String allowed) {
+        if (!ok) {
+            throw new ConfigException(key + "=" + value + " is not allowed; expected " + allowed);
+        }
+    }
+
+    /** A parsed {@code host:port}. */
+    record HostPort(String host, int port) {
+
+        HostPort {
+            Objects.requireNonNull(host, "host");
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package org.modmq.ha.pull;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.modmq.api.spi.replication.ReplicaState;
+import org.modmq.api.spi.replication.ReplicatedLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's side of one slave connection. Reads the slave's 8-byte reports (the last complete one
+ * is its acknowledgement; the first also fixes where streaming starts) and streams CommitLog bytes as
+ * {@link HaFrameLayout} frames while the channel is writable, so a slow slave only stops its own
+ * stream. Sends an empty frame after the heartbeat interval and closes after the housekeeping
+ * interval without reading anything.
+ *
+ * <p>Threads: all state is confined to the channel's event loop except {@link #acked} (volatile) and
+ * {@link #wake()}, which any thread may call.
+ */
+final class SlaveSession extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlaveSession.class);
+
+    /** Connection states; every change goes through {@link #transition}. */
+    enum State {
+        /** Connected; nothing is sent before the first report. */
+        AWAITING_REPORT,
+        /** Streaming from {@code next}. */
+        STREAMING,
+        /** Closed or closing. */
+        CLOSED
+    }
+
+    private final PullConfig config;
+    private final ReplicatedLog log;
+    private final Clock clock;
+    private final HaServer server;
+    private final AtomicBoolean wakeQueued = new AtomicBoolean();
+    private volatile long acked = -1;
+    private volatile State state = State.AWAITING_REPORT;
+    private volatile Channel channel;
+    private String remote = "?";
+    private ScheduledFuture<?> tick;
+    private long next = -1;
+    private long partial;
+    private int partialBytes;
+    private long lastRead;
+    private long lastWrite;
+
+    SlaveSession(PullConfig config, ReplicatedLog log, Clock clock, HaServer server) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.log = Objects.requireNonNull(log, "log");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.server = Objects.requireNonNull(server, "server");
+    }
+
+    /** What the master knows of this slave; {@code inSync} needs a report within the fall-behind limit. */
+    ReplicaState state(long masterMax) {
+        long ack = acked;
+        boolean inSync = state == State.STREAMING && ack >= 0 && masterMax - ack <= config.slaveFallbehindMax();
+        return new ReplicaState(remote, Math.max(ack, 0), inSync);
+    }
+
+    /** The last acknowledged offset; -1 before the first report. */
+    long acked() {
+        return acked;
+    }
+
+    boolean streaming() {
+        return state == State.STREAMING;
+    }
+
+    /** The log grew: stream on the event loop soon. Any thread; coalesces repeated calls. */
+    void wake() {
+        Channel ch = channel;
+        if (ch != null && state == State.STREAMING && wakeQueued.compareAndSet(false, true)) {
+            ch.eventLoop().execute(() -> {
+                wakeQueued.set(false);
+                pump();
+            });
+        }
+    }
+
+    /** Closes the connection. Any thread; idempotent. */
+    void close() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        remote = String.valueOf(channel.remoteAddress()).replaceFirst("^/", "");
+        lastRead = clock.millis();
+        lastWrite = lastRead;
+        long period = config.tick().toMillis();
+        tick = ctx.executor().scheduleAtFixedRate(this::onTick, period, period, TimeUnit.MILLISECONDS);
+        server.register(this);
+        LOG.info("slave {} connected", remote);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        boolean complete = false;
+        long report = 0;
+        try {
+            lastRead = clock.millis();
+            while (in.isReadable()) {
+                if (partialBytes == 0 && in.readableBytes() >= HaFrameLayout.REPORT_LENGTH) {
+                    report = in.readLong();
+                    complete = true;
+                    continue;
+                }
+                partial = (partial << 8) | (in.readByte() & 0xFF);
+                if (++partialBytes == HaFrameLayout.REPORT_LENGTH) {
+                    report = partial;
+                    complete = true;
+                    partial = 0;
+                    partialBytes = 0;
+                }
+            }
+        } finally {
+            in.release();
+        }
+        if (!complete) {
+            return;
+        }
+        if (report < 0) {
+            LOG.error("slave {} reported a negative offset {}; closing", remote, report);
+            transition(State.CLOSED, "negative report");
+            channel.close();
+            return;
+        }
+        onReport(report);
+    }
+
+    private void onReport(long report) {
+        if (state == State.AWAITING_REPORT) {
+            long max = log.maxOffset();
+            if (report > max) {
+                refuseAhead(report, max);
+                return;
+            }
+            next = report == 0 ? max - Math.floorMod(max, config.segmentSize()) : report;
+            transition(State.STREAMING, "first report " + report + ", streaming from " + next);
+        }
+        if (state != State.STREAMING) {
+            return;
+        }
+        acked = report;
+        server.onAck(report);
+        pump();
+    }
+
+    private void refuseAhead(long report, long max) {
+        LOG.error("slave {} reports CommitLog offset {} beyond this master's max offset {}: it holds {} bytes "
+                + "this master lacks (diverged); closing the connection", remote, report, max, report - max);
+        transition(State.CLOSED, "slave ahead of master");
+        // One empty frame at our max offset lets the slave see the mismatch and say why it stops.
+        channel.writeAndFlush(HaFrameLayout.header(channel.alloc(), max, 0))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Streams what the log holds beyond {@code next} while the channel takes it. Event loop only. */
+    private void pump() {
+        if (state != State.STREAMING) {
+            return;
+        }
+        boolean wrote = false;
+        while (channel.isWritable()) {
+            long max = log.maxOffset();
+            if (next >= max) {
+                break;
+            }
+            ByteBuf body;
+            try {
+                body = log.read(next, config.transferBatchSize());
+            } catch (IndexOutOfBoundsException e) {
+                LOG.error("slave {} needs CommitLog offset {} which this master no longer holds (min {}); closing",
+                        remote, next, log.minOffset());
+                transition(State.CLOSED, "offset not held");
+                channel.close();
+                return;
+            }
+            int size = body.readableBytes();
+            if (size == 0) {
+                body.release();
+                break;
+            }
+            channel.write(HaFrameLayout.header(channel.alloc(), next, size), channel.voidPromise());
+            channel.write(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            next += size;
+            wrote = true;
+        }
+        if (wrote) {
+            lastWrite = clock.millis();
+            channel.flush();
+        }
+    }
+
+    private void onTick() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        long now = clock.millis();
+        if (now - lastRead >= config.housekeepingInterval().toMillis()) {
+            LOG.warn("slave {} sent nothing for {} ms (haHousekeepingInterval); closing", remote, now - lastRead);
+            transition(State.CLOSED, "housekeeping");
+            channel.close();
+            return;
+        }
+        pump();
+        if (state == State.STREAMING && channel.isWritable()
+                && now - lastWrite >= config.heartbeatInterval().toMillis()) {
+            channel.writeAndFlush(HaFrameLayout.header(channel.alloc(), next, 0))
+                    .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            lastWrite = now;
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            pump();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (tick != null) {
+            tick.cancel(false);
+        }
+        transition(State.CLOSED, "connection closed");
+        server.unregister(this);
+        LOG.info("slave {} disconnected (acknowledged {})", remote, acked);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            LOG.info("slave {} connection failed: {}", remote, cause.getMessage());
+        } else {
+            LOG.error("slave {} session failed; closing", remote, cause);
+        }
+        transition(State.CLOSED, "error");
+        ctx.close();
+    }
+
+    private void transition(State to, String reason) {
+        State from = state;
+        if (from != to && from != State.CLOSED) {
+            state = to;
+            LOG.debug("slave {}: {} -> {} ({})", remote, from, to, reason);
+        }
+    }
+}
