@@ -157,14 +157,15 @@ class SyncReplicationTest {
     void slaveRoleRefusesMasterCalls() throws Exception {
         Path replicaRoot = root.resolve("replica");
         try (MessageStore store = fixture.openStore(replicaRoot);
-             PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot, store);
              PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.ASYNC_MASTER, replicaRoot,
                      store)) {
+            PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot, store);
             assertThat(replica.awaitReplicated(1, WAIT)).isCompletedExceptionally();
             assertThat(replica.replicas()).isEmpty();
             assertThatThrownBy(() -> master.followMaster("127.0.0.1:1")).isInstanceOf(IllegalStateException.class);
             replica.close();
             replica.close();
+            assertThatThrownBy(() -> replica.followMaster("127.0.0.1:1")).isInstanceOf(IllegalStateException.class);
         }
     }
 

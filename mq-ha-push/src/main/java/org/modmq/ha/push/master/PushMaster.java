@@ -134,11 +134,6 @@ public final class PushMaster implements AutoCloseable {
         return List.copyOf(states);
     }
 
-    /** Waiters not yet answered (for tests and metrics). */
-    int pendingWaiters() {
-        return waiters.pending();
-    }
-
     void sessionStreaming(ReplicaSession session) {
         streaming.add(session);
     }

@@ -78,11 +78,6 @@ final class ReplicationWaiters {
         }
     }
 
-    /** Waiters not yet completed. */
-    synchronized int pending() {
-        return queue.size();
-    }
-
     private void expire(Waiter waiter, Duration timeout) {
         remove(waiter);
         waiter.future.completeExceptionally(new PutStatusException(PutStatus.FLUSH_SLAVE_TIMEOUT,

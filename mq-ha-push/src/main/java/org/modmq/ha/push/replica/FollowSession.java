@@ -77,7 +77,10 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
         try {
             lastReadMillis = clock.millis();
             switch (frame.type()) {
-                case PushFrameLayout.DATA -> onData(frame);
+                case PushFrameLayout.DATA -> {
+                    follower.masterAlive();
+                    onData(frame);
+                }
                 case PushFrameLayout.HEARTBEAT -> follower.masterAlive();
                 case PushFrameLayout.REFUSE -> {
                     follower.refused(this, frame.refusal(), frame.refusalDetail());
@@ -128,7 +131,6 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
             return;
         }
         applied = true;
-        follower.masterAlive();
     }
 
     private void acknowledge() {
