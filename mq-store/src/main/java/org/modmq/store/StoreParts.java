@@ -76,11 +76,14 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
     /** After the flush policy is closed: force queues and index, write the checkpoint, remove abort. */
     void closeCleanly(long lastStoreTimestamp) {
         long end = log.flush();
+        // A replica's log may end inside a record cut by a replication frame; it reopens at the last whole
+        // record, which is what it then reports to its master, so the master resends the cut record.
+        long confirmed = log.confirmedOffset();
         index.flush();
         index.close();
         queues.close();
         log.close();
-        checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp, end, end));
+        checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp, end, confirmed));
         abort.delete();
     }
 }

@@ -97,4 +97,29 @@ class ReplicatedLogStartTest {
             assertThat(replica.getMaxOffsetInQueue("T", 0)).isEqualTo(queueMax);
         }
     }
+
+    @Test
+    void replicaClosedInsideARecordReopensAtTheLastWholeRecord() throws Exception {
+        try (MessageStore master = open(root.resolve("master"))) {
+            long firstEnd = master.putMessage(TestMessages.message("T", 0, "first")).get(10, TimeUnit.SECONDS)
+                    .endOffset();
+            long end = master.putMessage(TestMessages.message("T", 0, "second")).get(10, TimeUnit.SECONDS)
+                    .endOffset();
+            try (MessageStore replica = open(root.resolve("replica"))) {
+                ByteBuf cut = master.replicatedLog().read(0, (int) firstEnd + 10);
+                try {
+                    replica.replicatedLog().append(0, cut);
+                } finally {
+                    cut.release();
+                }
+                assertThat(replica.getCommitLogMaxOffset()).isEqualTo(firstEnd + 10);
+            }
+            try (MessageStore replica = open(root.resolve("replica"))) {
+                assertThat(replica.getCommitLogMaxOffset()).isEqualTo(firstEnd);
+                copy(master.replicatedLog(), replica.replicatedLog(), firstEnd);
+                assertThat(replica.getCommitLogMaxOffset()).isEqualTo(end);
+                assertThat(replica.getMaxOffsetInQueue("T", 0)).isEqualTo(2);
+            }
+        }
+    }
 }
