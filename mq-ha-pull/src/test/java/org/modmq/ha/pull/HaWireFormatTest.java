@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
@@ -27,6 +28,7 @@ import org.modmq.store.MessageStore;
 /** A raw socket plays a classic slave and checks every byte the master sends. */
 @Tag("integration")
 @Timeout(60)
+@ExtendWith(LeakCheck.class)
 class HaWireFormatTest {
 
     @TempDir

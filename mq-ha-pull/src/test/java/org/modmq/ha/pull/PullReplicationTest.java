@@ -26,6 +26,7 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
@@ -37,6 +38,7 @@ import org.modmq.store.MessageStore;
 
 @Tag("integration")
 @Timeout(60)
+@ExtendWith(LeakCheck.class)
 class PullReplicationTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -209,7 +211,8 @@ class PullReplicationTest {
              MessageStore replicaStore = open(dir.resolve("replica"), scheduler);
              PullReplicationStrategy master = master(masterStore, BrokerRole.SYNC_MASTER);
              PullReplicationStrategy replica = replica(replicaStore, master)) {
-            await("the replica to connect", WAIT, () -> !master.replicas().isEmpty());
+            await("the replica's first report", WAIT,
+                    () -> master.replicas().stream().anyMatch(ReplicaState::inSync));
             for (int i = 0; i < 50; i++) {
                 long end = putMany(masterStore, null, "sync-" + i + "-", 1, 200);
                 master.appended(end);
