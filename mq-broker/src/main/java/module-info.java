@@ -8,7 +8,10 @@ module org.modmq.broker {
     requires transitive org.modmq.api;
     requires org.modmq.remoting;
     requires org.modmq.store;
+    requires org.modmq.namesrv;
     requires org.slf4j;
+    requires java.management;
+    requires jdk.management;
     requires com.fasterxml.jackson.databind;
 
     exports org.modmq.broker;
@@ -17,5 +20,6 @@ module org.modmq.broker {
     opens org.modmq.broker.metadata to com.fasterxml.jackson.databind;
     opens org.modmq.broker.client to com.fasterxml.jackson.databind;
     opens org.modmq.broker.processor to com.fasterxml.jackson.databind;
+    opens org.modmq.broker.data to com.fasterxml.jackson.databind;
     opens org.modmq.broker.registration to com.fasterxml.jackson.databind;
 }

@@ -13,6 +13,7 @@ import org.modmq.broker.client.ConsumerIdsChangedNotifier;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerIdentityConfig;
+import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.DataVersion;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
@@ -24,7 +25,6 @@ import org.modmq.broker.processor.TopicAdminProcessor;
 import org.modmq.broker.registration.NameServerRegistrationAgent;
 import org.modmq.broker.registration.RegistrationTarget;
 import org.modmq.broker.runtime.BrokerRuntime;
-import org.modmq.broker.runtime.MetadataOnlyStoreBinding;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
@@ -66,11 +66,10 @@ public final class BrokerServer implements AutoCloseable {
     private boolean closed;
 
     /**
-     * The message store the broker opens. SEAM(store): becomes the mq-store binding factory (which picks
-     * the StorageBackend, FlushPolicy and ReplicationStrategy by name) once mq-store's API exists;
-     * until then the broker runs metadata-only.
+     * The message store the broker opens: the mq-store binding, which picks the StorageBackend and
+     * FlushPolicy by name (SEAM(replication): see {@code ReplicationGate}).
      */
-    static final StoreBindingFactory STORE = MetadataOnlyStoreBinding.FACTORY;
+    static final StoreBindingFactory STORE = MessageStoreBinding.FACTORY;
 
     /**
      * A broker with the message store of this build.

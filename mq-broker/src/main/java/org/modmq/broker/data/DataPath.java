@@ -1,0 +1,64 @@
+package org.modmq.broker.data;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import org.modmq.broker.config.BrokerIdentityConfig;
+import org.modmq.broker.runtime.BrokerRuntime;
+import org.modmq.broker.runtime.ReplicationGate;
+import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.store.MessageStore;
+
+/**
+ * What the data-path processors share: the broker runtime, the store, the writer and id generation.
+ * Immutable holder of thread-safe parts; the store binding owns the store.
+ */
+public final class DataPath {
+
+    private final BrokerRuntime runtime;
+    private final MessageStore store;
+    private final StoreWriter writer;
+    private final UniqueKeys uniqueKeys;
+
+    /**
+     * @param runtime the broker runtime
+     * @param store the open store (not owned)
+     * @param replication what SYNC_MASTER sends wait for besides the flush
+     */
+    public DataPath(BrokerRuntime runtime, MessageStore store, ReplicationGate replication) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.store = Objects.requireNonNull(store, "store");
+        this.writer = new StoreWriter(store, replication,
+                runtime.config().identity().role() == org.modmq.api.config.BrokerRole.SYNC_MASTER);
+        this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
+    }
+
+    BrokerRuntime runtime() {
+        return runtime;
+    }
+
+    BrokerIdentityConfig identity() {
+        return runtime.config().identity();
+    }
+
+    MessageStore store() {
+        return store;
+    }
+
+    StoreWriter writer() {
+        return writer;
+    }
+
+    String newUniqueKey() {
+        return uniqueKeys.next();
+    }
+
+    /** {@code brokerIP1} and the port the request arrived on (the main port): the STOREHOST of new records. */
+    InetSocketAddress storeHost(RemotingChannel channel) {
+        return new InetSocketAddress(storeIp(identity()), channel.localAddress().getPort());
+    }
+
+    private static InetAddress storeIp(BrokerIdentityConfig identity) {
+        return new InetSocketAddress(identity.ip1(), 0).getAddress();
+    }
+}

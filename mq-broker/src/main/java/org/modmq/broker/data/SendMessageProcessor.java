@@ -1,0 +1,166 @@
+package org.modmq.broker.data;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import org.modmq.api.config.BrokerRole;
+import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.MessageProperties;
+import org.modmq.broker.metadata.Perm;
+import org.modmq.broker.metadata.SubscriptionGroupConfig;
+import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.broker.metadata.TopicConfigTable;
+import org.modmq.broker.metadata.TopicValidator;
+import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.RemotingCommand;
+import org.modmq.remoting.protocol.RequestCode;
+import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.ResponseCodeException;
+
+/**
+ * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as protocol notes 7.2
+ * describe: checks (role, permission, topic name, size, queue), auto-creation of the topic, the retry
+ * and dead-letter rules, broker-added properties, append, then the answer of {@link SendResponses}.
+ * Bad input is answered with a code and a remark and stores nothing.
+ *
+ * <p>Not built: the SCHEDULE_TOPIC_XXXX delay service. A message with {@code DELAY} &gt; 0 is stored
+ * into its real topic at once (its {@code DELAY} property kept). Transactions ({@code TRAN_MSG}) are
+ * stored as plain messages. Thread-safe; runs on the send executor.
+ */
+public final class SendMessageProcessor implements RequestProcessor {
+
+    public static final int[] CODES = {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
+        RequestCode.SEND_BATCH_MESSAGE};
+
+    /** Request version (4.x ordinal) from which the header's {@code maxReconsumeTimes} is honoured. */
+    private static final int MAX_RECONSUME_TIMES_VERSION = 121;
+    private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
+
+    private final DataPath path;
+
+    public SendMessageProcessor(DataPath path) {
+        this.path = Objects.requireNonNull(path, "path");
+    }
+
+    @Override
+    public CompletableFuture<RemotingCommand> process(RemotingChannel channel, RemotingCommand request) {
+        try {
+            return send(channel, request);
+        } catch (ResponseCodeException e) {
+            return CompletableFuture.completedFuture(SendResponses.error(request, e.responseCode(), e.remark()));
+        }
+    }
+
+    private CompletableFuture<RemotingCommand> send(RemotingChannel channel, RemotingCommand request) {
+        if (path.identity().role() == BrokerRole.SLAVE) {
+            throw new ResponseCodeException(ResponseCode.SERVICE_NOT_AVAILABLE,
+                    "broker " + path.identity().brokerName() + " is a SLAVE and does not accept messages; "
+                            + "send to its master");
+        }
+        if (!Perm.writable(path.identity().permission())) {
+            throw new ResponseCodeException(ResponseCode.NO_PERMISSION, "the broker["
+                    + path.identity().brokerName() + "] sending message is forbidden");
+        }
+        SendHeader header = SendHeader.parse(request);
+        checkTopicName(header.topic());
+        List<BatchBodyDecoder.Entry> entries = entries(request, header);
+        TopicConfig topic = resolveTopic(header);
+        int queueId = chooseQueue(header, topic);
+        String targetTopic = topic.topicName();
+        boolean dlq = false;
+        if (TopicValidator.isRetryTopic(targetTopic)) {
+            String group = targetTopic.substring(TopicValidator.RETRY_PREFIX.length());
+            SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().get(group)
+                    .orElseThrow(() -> new ResponseCodeException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
+                            "subscription group not exist, " + group));
+            int max = request.version() >= MAX_RECONSUME_TIMES_VERSION && header.maxReconsumeTimes() >= 0
+                    ? header.maxReconsumeTimes() : groupConfig.retryMaxTimes();
+            if (header.reconsumeTimes() > max) {
+                targetTopic = path.runtime().metadata().topics().dlqTopicOf(group).topicName();
+                queueId = 0;
+                dlq = true;
+            }
+        }
+        List<BrokerMessage> messages = build(channel, entries, header, targetTopic, queueId, dlq);
+        boolean waitStore = !"false".equals(MessageProperties.decode(messages.get(0).properties())
+                .get(MessageProperties.WAIT));
+        return path.writer().write(messages, waitStore)
+                .thenApply(result -> SendResponses.of(request, result, messages.get(0)));
+    }
+
+    private static void checkTopicName(String topic) {
+        TopicValidator.problem(topic).ifPresent(problem -> {
+            throw new ResponseCodeException(ResponseCode.INVALID_PARAMETER, problem);
+        });
+        if (TopicValidator.isNotAllowedToSend(topic)) {
+            throw new ResponseCodeException(ResponseCode.NO_PERMISSION,
+                    "Sending message to topic[" + topic + "] is forbidden.");
+        }
+    }
+
+    private TopicConfig resolveTopic(SendHeader header) {
+        TopicConfigTable topics = path.runtime().metadata().topics();
+        String name = header.topic();
+        TopicConfig topic = topics.get(name)
+                .or(() -> TopicValidator.isRetryTopic(name)
+                        ? java.util.Optional.of(topics.retryTopicOf(name.substring(TopicValidator.RETRY_PREFIX.length()), 1))
+                        : topics.createFromTemplate(name, header.defaultTopic(), header.defaultTopicQueueNums(), 0))
+                .orElseThrow(() -> new ResponseCodeException(ResponseCode.TOPIC_NOT_EXIST,
+                        "topic[" + name + "] not exist, apply first please!"));
+        if (!Perm.writable(topic.perm())) {
+            throw new ResponseCodeException(ResponseCode.NO_PERMISSION,
+                    "the topic[" + name + "] sending message is forbidden");
+        }
+        return topic;
+    }
+
+    private static int chooseQueue(SendHeader header, TopicConfig topic) {
+        int queueId = header.queueId();
+        if (queueId >= topic.queueCount()) {
+            throw new ResponseCodeException(ResponseCode.INVALID_PARAMETER, "queueId[" + queueId
+                    + "] is illegal, topic:[" + topic.topicName() + "] topicConfig.writeQueueNums:["
+                    + topic.writeQueueNums() + "] readQueueNums:[" + topic.readQueueNums() + "]");
+        }
+        return queueId < 0 ? ThreadLocalRandom.current().nextInt(Math.max(1, topic.writeQueueNums())) : queueId;
+    }
+
+    /** The messages of the request, checked against maxMessageSize before anything is created. */
+    private List<BatchBodyDecoder.Entry> entries(RemotingCommand request, SendHeader header) {
+        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
+        List<BatchBodyDecoder.Entry> entries = batch ? BatchBodyDecoder.decode(request.body())
+                : List.of(new BatchBodyDecoder.Entry(header.flag(), request.body(), ""));
+        int maxSize = path.runtime().config().store().maxMessageSize();
+        for (BatchBodyDecoder.Entry entry : entries) {
+            if (entry.body().length > maxSize) {
+                throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message body size "
+                        + entry.body().length + " is larger than maxMessageSize " + maxSize);
+            }
+        }
+        return entries;
+    }
+
+    private List<BrokerMessage> build(RemotingChannel channel, List<BatchBodyDecoder.Entry> entries,
+                                      SendHeader header, String topic, int queueId, boolean dlq) {
+        List<BrokerMessage> messages = new ArrayList<>(entries.size());
+        for (BatchBodyDecoder.Entry entry : entries) {
+            // The batch's own properties come after the message's, so the batch-level UNIQ_KEY and WAIT win.
+            Map<String, String> properties = MessageProperties.decode(entry.properties() + header.properties());
+            if (dlq) {
+                properties.remove(MessageProperties.DELAY);
+            }
+            String encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
+            if (encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PROPERTIES_BYTES) {
+                throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message properties are longer than "
+                        + MAX_PROPERTIES_BYTES + " bytes");
+            }
+            messages.add(new BrokerMessage(topic, queueId, entry.flag(), entry.body(), encoded,
+                    header.bornTimestamp(), channel.remoteAddress(), path.storeHost(channel), header.sysFlag(),
+                    header.reconsumeTimes(), 0));
+        }
+        return messages;
+    }
+}
