@@ -248,4 +248,34 @@ class DataPathTest {
         assertThat(refused.remark()).contains("SLAVE");
         assertThat(refused.extFields()).containsKeys("MSG_REGION", "TRACE_ON");
     }
+
+    @Test
+    void waitFalseOnSyncFlushAnswersWithTheRealOffsets() {
+        start("flushDiskType", "SYNC_FLUSH");
+        for (String body : List.of("x1", "x2", "x3")) {
+            RemotingCommand sent = client.invoke(sendV2("NoWait", 0, props("WAIT", "false", "TAGS", "T"),
+                    body.getBytes(StandardCharsets.UTF_8)));
+            assertThat(sent.code()).isEqualTo(ResponseCode.SUCCESS);
+            BrokerClient.Record record = BrokerClient.decode(client.invoke(pull("g", "NoWait", 0,
+                    Long.parseLong(sent.extField("queueOffset")), SUB, 0, 0, "*")).body()).get(0);
+            assertThat(record.body()).isEqualTo(body);
+            assertThat(Long.parseLong(sent.extField("msgId").substring(16), 16)).isEqualTo(record.physicalOffset());
+        }
+    }
+
+    @Test
+    void queueLocksAreExclusivePerClientUntilUnlocked() {
+        start();
+        String mq = "{\"topic\":\"T\",\"brokerName\":\"broker-a\",\"queueId\":0}";
+        java.util.function.Function<String, String> lock = clientId -> new String(client.invoke(RemotingCommand
+                .request(RequestCode.LOCK_BATCH_MQ).withBody(("{\"consumerGroup\":\"og\",\"clientId\":\""
+                        + clientId + "\",\"mqSet\":[" + mq + "]}").getBytes(StandardCharsets.UTF_8))).body(),
+                StandardCharsets.UTF_8);
+        assertThat(lock.apply("c1")).contains("\"queueId\":0");
+        assertThat(lock.apply("c2")).isEqualTo("{\"lockOKMQSet\":[]}");
+        assertThat(client.invoke(RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ).withBody(
+                ("{\"consumerGroup\":\"og\",\"clientId\":\"c1\",\"mqSet\":[" + mq + "]}")
+                        .getBytes(StandardCharsets.UTF_8))).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(lock.apply("c2")).contains("\"queueId\":0");
+    }
 }

@@ -1,0 +1,31 @@
+package org.modmq.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modmq.broker.config.BrokerConfig;
+
+class StandaloneStartupTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void embedsDefaultsAndAppliesStoreDirAndConfigFile() throws Exception {
+        Path conf = Files.writeString(dir.resolve("broker.conf"), "brokerName=standalone-x\nlistenPort=20911\n");
+        BrokerConfig config = StandaloneStartup.config(new String[] {"-d", dir.resolve("s").toString(), "-c",
+            conf.toString()}, "127.0.0.1:9876");
+        assertThat(config.identity().ip1()).isEqualTo("127.0.0.1");
+        assertThat(config.identity().brokerName()).isEqualTo("standalone-x");
+        assertThat(config.identity().listenPort()).isEqualTo(20911);
+        assertThat(config.topics().autoCreateTopicEnable()).isTrue();
+        assertThat(config.store().rootDir()).isEqualTo(dir.resolve("s").toAbsolutePath());
+
+        BrokerConfig defaults = StandaloneStartup.config(new String[0], "127.0.0.1:9876");
+        assertThat(defaults.identity().listenPort()).isEqualTo(10911);
+        assertThat(defaults.store().rootDir()).isEqualTo(Path.of("store").toAbsolutePath());
+    }
+}
