@@ -14,8 +14,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.modmq.ha.pull.PullConfig.HostPort;
 import org.modmq.api.spi.replication.ReplicatedLog;
+import org.modmq.ha.pull.PullConfig.HostPort;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -148,6 +148,7 @@ class PullReplicationTest {
             try (PullReplicationStrategy replica = replica(replicaStore, master)) {
                 long end = putMany(masterStore, master, "new-", 500, 1_000);
                 await("the replica to reach " + end, WAIT, () -> caughtUp(masterStore, replicaStore, end));
+                assertThat(replica.followerState()).isEqualTo(MasterFollower.State.CONNECTED);
                 assertThat(replicaStore.getCommitLogMinOffset()).isEqualTo(lastStart);
                 assertSameLog(masterStore, replicaStore, lastStart);
                 assertSameQueues(masterStore, replicaStore);
@@ -162,7 +163,8 @@ class PullReplicationTest {
             long first;
             try (MessageStore replicaStore = open(dir.resolve("replica"), scheduler);
                  PullReplicationStrategy replica = replica(replicaStore, master)) {
-                await("the replica to connect", WAIT, () -> !master.replicas().isEmpty());
+                await("the replica to connect", WAIT,
+                        () -> replica.followerState() == MasterFollower.State.CONNECTED);
                 first = putMany(masterStore, master, "a-", 1_500, 1_000);
                 await("the replica to hold half a segment", WAIT,
                         () -> replicaStore.getCommitLogMaxOffset() > SEGMENT / 2);
@@ -174,6 +176,7 @@ class PullReplicationTest {
                 assertThat(replicaStore.getCommitLogMaxOffset()).isGreaterThan(0).isLessThan(end);
                 await("the restarted replica to reach " + end, WAIT,
                         () -> caughtUp(masterStore, replicaStore, end));
+                assertThat(replica.followerState()).isEqualTo(MasterFollower.State.CONNECTED);
                 assertSameLog(masterStore, replicaStore, 0);
                 assertSameQueues(masterStore, replicaStore);
             }
@@ -206,6 +209,26 @@ class PullReplicationTest {
     }
 
     @Test
+    void aSlaveThatStopsReadingHoldsBackNobody() throws Exception {
+        try (MessageStore masterStore = open(dir.resolve("master"), scheduler);
+             MessageStore replicaStore = open(dir.resolve("replica"), scheduler);
+             PullReplicationStrategy master = master(masterStore, BrokerRole.ASYNC_MASTER);
+             Socket stuck = new Socket()) {
+            stuck.setReceiveBufferSize(4096);
+            stuck.connect(master.listenAddress());
+            new DataOutputStream(stuck.getOutputStream()).writeLong(0);
+            await("the stuck slave's report", WAIT, () -> !master.replicas().isEmpty());
+            try (PullReplicationStrategy replica = replica(replicaStore, master)) {
+                long end = putMany(masterStore, master, "s-", 3_000, 1_000);
+                await("the healthy replica to reach " + end, WAIT, () -> caughtUp(masterStore, replicaStore, end));
+                assertThat(replica.followerState()).isEqualTo(MasterFollower.State.CONNECTED);
+                assertSameLog(masterStore, replicaStore, 0);
+                assertThat(master.replicas()).hasSize(2);
+            }
+        }
+    }
+
+    @Test
     void syncWaitCompletesAfterTheSlaveAcknowledges() throws Exception {
         try (MessageStore masterStore = open(dir.resolve("master"), scheduler);
              MessageStore replicaStore = open(dir.resolve("replica"), scheduler);
@@ -213,6 +236,7 @@ class PullReplicationTest {
              PullReplicationStrategy replica = replica(replicaStore, master)) {
             await("the replica's first report", WAIT,
                     () -> master.replicas().stream().anyMatch(ReplicaState::inSync));
+            assertThat(replica.followerState()).isEqualTo(MasterFollower.State.CONNECTED);
             for (int i = 0; i < 50; i++) {
                 long end = putMany(masterStore, null, "sync-" + i + "-", 1, 200);
                 master.appended(end);
