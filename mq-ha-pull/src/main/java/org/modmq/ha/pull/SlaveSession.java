@@ -265,7 +265,7 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         State from = state;
         if (from != to && from != State.CLOSED) {
             state = to;
-            LOG.debug("slave {}: {} -> {} ({})", remote, from, to, reason);
+            LOG.info("slave {}: {} -> {} ({})", remote, from, to, reason);
         }
     }
 }
