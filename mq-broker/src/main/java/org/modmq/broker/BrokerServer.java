@@ -176,6 +176,9 @@ public final class BrokerServer implements AutoCloseable {
                 new GroupAdminProcessor(metadata, rt.consumers(), rt.producers())), GroupAdminProcessor.CODES);
         executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
                 new BrokerAdminProcessor(config, metadata, DataVersion.initial(clock))), BrokerAdminProcessor.CODES);
+        org.modmq.broker.admin.AdminProcessors.register(executors, new org.modmq.broker.admin.AdminContext(rt,
+                org.modmq.broker.admin.QueueStatsSource.EMPTY, new org.modmq.broker.admin.BrokerStats(clock),
+                org.modmq.broker.admin.ExecutorQueueProbe.NONE, this::brokerAddr));
     }
 
     /** The bound main port. @throws IllegalStateException before start */
