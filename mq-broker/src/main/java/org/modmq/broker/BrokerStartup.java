@@ -55,12 +55,17 @@ public final class BrokerStartup {
         }
     }
 
+    /**
+     * The file of the last {@code -c}/{@code --config} option, or null: {@code bin/mqbroker} passes
+     * {@code -c conf/broker.conf} before the user's arguments, so a later option overrides it.
+     */
     static Path configFile(String[] args) {
+        Path file = null;
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals("-c") || args[i].equals("--config")) {
-                return Path.of(args[i + 1]);
+                file = Path.of(args[++i]);
             }
         }
-        return null;
+        return file;
     }
 }

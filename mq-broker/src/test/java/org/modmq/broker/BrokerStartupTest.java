@@ -14,4 +14,13 @@ class BrokerStartupTest {
         assertThat(BrokerStartup.configFile(new String[] {"-c"})).isNull();
         assertThat(BrokerStartup.configFile(new String[0])).isNull();
     }
+
+    @Test
+    void aLaterConfigOptionOverridesTheLaunchersDefault() {
+        // bin/mqbroker runs: BrokerStartup -c conf/broker.conf "$@"
+        assertThat(BrokerStartup.configFile(new String[] {"-c", "conf/broker.conf", "-c", "/tmp/mine.conf"}))
+                .isEqualTo(Path.of("/tmp/mine.conf"));
+        assertThat(BrokerStartup.configFile(new String[] {"-c", "conf/broker.conf", "--config", "b.conf", "-c"}))
+                .isEqualTo(Path.of("b.conf"));
+    }
 }
