@@ -3,6 +3,7 @@ package org.modmq.broker;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.modmq.api.config.ConfigException;
@@ -18,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * One-process development setup: an in-process name server on {@code 127.0.0.1:9876} and a broker on
  * {@code 127.0.0.1:10911} registered with it, {@code autoCreateTopicEnable=true}.
  * Usage: {@code StandaloneStartup [-d storeDir] [-c broker.conf]}; the store defaults to {@code ./store},
- * keys of the optional file override the embedded defaults. SIGTERM/SIGINT close the broker, then the
- * name server. Exits 1 on a configuration or start-up error.
+ * keys of the optional file override the embedded defaults. When the file sets {@code namesrvAddr},
+ * the embedded name server listens on the port of its first entry (so both ports can be moved).
+ * SIGTERM/SIGINT close the broker, then the name server. Exits 1 on a configuration or start-up error.
  */
 public final class StandaloneStartup {
 
@@ -33,8 +35,9 @@ public final class StandaloneStartup {
         NamesrvServer namesrv = null;
         BrokerServer broker;
         try {
-            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(NAMESRV_PORT)).start();
-            broker = new BrokerServer(config(args, "127.0.0.1:" + namesrv.port()), Clock.systemUTC()).start();
+            BrokerConfig config = config(args, "127.0.0.1:" + NAMESRV_PORT);
+            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(config))).start();
+            broker = new BrokerServer(config, Clock.systemUTC()).start();
         } catch (ConfigException e) {
             LOG.error("configuration error: {}", e.getMessage());
             closeQuietly(namesrv);
@@ -79,6 +82,16 @@ public final class StandaloneStartup {
             source = file;
         }
         return BrokerConfigParser.parse(ConfigValues.of(values), source);
+    }
+
+    /** The port of the first {@code namesrvAddr} entry, where the embedded name server must listen. */
+    static int namesrvPort(BrokerConfig config) {
+        List<String> addresses = config.nameServer().addresses();
+        if (addresses.isEmpty()) {
+            return NAMESRV_PORT;
+        }
+        String first = addresses.get(0);
+        return Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
     }
 
     private static String option(String[] args, String name, String defaultValue) {

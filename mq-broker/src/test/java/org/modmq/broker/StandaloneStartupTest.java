@@ -28,4 +28,14 @@ class StandaloneStartupTest {
         assertThat(defaults.identity().listenPort()).isEqualTo(10911);
         assertThat(defaults.store().rootDir()).isEqualTo(Path.of("store").toAbsolutePath());
     }
+
+    @Test
+    void embeddedNameServerListensWhereTheConfigFilePointsTheBroker() throws Exception {
+        assertThat(StandaloneStartup.namesrvPort(StandaloneStartup.config(new String[0], "127.0.0.1:9876")))
+                .isEqualTo(9876);
+        Path conf = Files.writeString(dir.resolve("moved.conf"), "namesrvAddr=127.0.0.1:29876\nlistenPort=20911\n");
+        BrokerConfig moved = StandaloneStartup.config(new String[] {"-c", conf.toString()}, "127.0.0.1:9876");
+        assertThat(moved.nameServer().addresses()).containsExactly("127.0.0.1:29876");
+        assertThat(StandaloneStartup.namesrvPort(moved)).isEqualTo(29876);
+    }
 }
