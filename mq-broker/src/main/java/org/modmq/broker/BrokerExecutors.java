@@ -36,6 +36,11 @@ final class BrokerExecutors implements ProcessorRegistrar, AutoCloseable {
                 config.consumerManageThreads(), config.consumerManageQueueCapacity()));
     }
 
+    /** The executors by kind, for queue-size reporting; the map is a read-only view. */
+    public Map<ExecutorKind, ExecutorService> executors() {
+        return java.util.Collections.unmodifiableMap(executors);
+    }
+
     @Override
     public void register(ExecutorKind kind, RequestProcessor processor, int... codes) {
         Objects.requireNonNull(processor, "processor");

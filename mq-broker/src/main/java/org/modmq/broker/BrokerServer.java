@@ -1,5 +1,8 @@
 package org.modmq.broker;
 
+
+import org.modmq.broker.stats.BrokerStats;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -8,6 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.modmq.broker.admin.AdminContext;
+import org.modmq.broker.admin.AdminProcessors;
+import org.modmq.broker.admin.ExecutorQueueProbe;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ConsumerIdsChangedNotifier;
 import org.modmq.broker.client.ProducerRegistry;
@@ -28,6 +34,8 @@ import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
+import org.modmq.broker.slave.SlaveMetadataSyncAgent;
+import org.modmq.broker.slave.SlaveSyncSettings;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
@@ -121,7 +129,7 @@ public final class BrokerServer implements AutoCloseable {
                 group -> metadata.subscriptionGroups().get(group)
                         .map(SubscriptionGroupConfig::notifyConsumerIdsChangedEnable).orElse(true)));
         ProducerRegistry producers = new ProducerRegistry(clock);
-        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers);
+        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock));
 
         StoreBinding store = storeFactory.open(runtime);
         shutdown.at(ShutdownSequence.Step.STORE, store);
@@ -149,6 +157,12 @@ public final class BrokerServer implements AutoCloseable {
         shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
         registration = agent;
         agent.start();
+        if (SlaveMetadataSyncAgent.appliesTo(identity)) {
+            SlaveMetadataSyncAgent sync = new SlaveMetadataSyncAgent(metadata, client, agent::masterAddr,
+                    SlaveSyncSettings.defaults());
+            shutdown.at(ShutdownSequence.Step.SLAVE_SYNC, sync);
+            sync.start();
+        }
 
         long flushPeriod = config.consume().flushConsumerOffsetIntervalMillis();
         scheduler.scheduleAtFixedRate(() -> guarded("persist offsets", metadata::persist), flushPeriod, flushPeriod,
@@ -176,9 +190,8 @@ public final class BrokerServer implements AutoCloseable {
                 new GroupAdminProcessor(metadata, rt.consumers(), rt.producers())), GroupAdminProcessor.CODES);
         executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
                 new BrokerAdminProcessor(config, metadata, DataVersion.initial(clock))), BrokerAdminProcessor.CODES);
-        org.modmq.broker.admin.AdminProcessors.register(executors, new org.modmq.broker.admin.AdminContext(rt,
-                org.modmq.broker.admin.QueueStatsSource.EMPTY, new org.modmq.broker.admin.BrokerStats(clock),
-                org.modmq.broker.admin.ExecutorQueueProbe.NONE, this::brokerAddr));
+        AdminProcessors.register(executors, new AdminContext(rt, store.queueStats(), rt.stats(),
+                ExecutorQueueProbe.of(executors.executors()), this::brokerAddr));
     }
 
     /** The bound main port. @throws IllegalStateException before start */

@@ -24,6 +24,8 @@ final class ShutdownSequence {
         SERVER,
         /** Tell every name server this broker is gone. */
         UNREGISTER,
+        /** Stop fetching metadata from the master (slaves only). */
+        SLAVE_SYNC,
         /** Close the connections to the name servers. */
         CLIENT,
         /** Stop the processor executors. */

@@ -1,5 +1,9 @@
 package org.modmq.broker.admin;
 
+import org.modmq.broker.runtime.QueueStatsSource;
+
+import org.modmq.broker.stats.BrokerStats;
+
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.modmq.broker.runtime.BrokerRuntime;

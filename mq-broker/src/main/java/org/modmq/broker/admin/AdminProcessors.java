@@ -1,5 +1,7 @@
 package org.modmq.broker.admin;
 
+import org.modmq.broker.stats.BrokerStats;
+
 import java.util.Objects;
 import org.modmq.broker.runtime.ProcessorRegistrar;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;

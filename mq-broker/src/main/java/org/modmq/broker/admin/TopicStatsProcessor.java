@@ -1,5 +1,7 @@
 package org.modmq.broker.admin;
 
+import org.modmq.broker.runtime.QueueStatsSource;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -5,3 +5,5 @@
  * send and pull paths. {@code AdminProcessors} registers everything.
  */
 package org.modmq.broker.admin;
+
+

@@ -12,6 +12,7 @@ import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.runtime.ProcessorRegistrar;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.QueueOffsets;
+import org.modmq.broker.runtime.QueueStatsSource;
 import org.modmq.broker.runtime.ReplicationGate;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
@@ -45,6 +46,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final DataPath path;
     private final PullMessageProcessor pull;
     private final long memoryBytes;
+    private final QueueStatsSource queueStats;
     private boolean closed;
 
     private MessageStoreBinding(BrokerRuntime runtime, StorageBackend backend, MessageStore store) {
@@ -54,6 +56,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.path = new DataPath(runtime, store, ReplicationGate.NONE);
         this.pull = new PullMessageProcessor(path);
         this.memoryBytes = physicalMemory();
+        this.queueStats = new StoreQueueStats(store);
     }
 
     /**
@@ -94,6 +97,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     @Override
     public QueueOffsets queueOffsets() {
         return this;
+    }
+
+    @Override
+    public QueueStatsSource queueStats() {
+        return queueStats;
     }
 
     @Override

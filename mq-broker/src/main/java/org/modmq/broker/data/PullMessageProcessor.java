@@ -116,6 +116,12 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
         try (GetMessageResult result = path.store().getMessages(topicName, queueId, offset,
                 Math.max(1, Math.min(maxMsgNums, MAX_MESSAGES)), filter, MAX_BYTES)) {
             response = answer(request, result, offset, master, groupConfig, topic);
+            if (result.messages().isEmpty()) {
+                path.runtime().stats().recordGetMiss(group, topicName, queueId, result.nextBeginOffset());
+            } else {
+                path.runtime().stats().recordGet(group, topicName, queueId, result.messages().size(),
+                        result.nextBeginOffset());
+            }
         }
         if (firstTime && master && (sysFlag & FLAG_COMMIT_OFFSET) != 0) {
             path.runtime().metadata().consumerOffsets().commit(group, topicName, queueId, commitOffset);

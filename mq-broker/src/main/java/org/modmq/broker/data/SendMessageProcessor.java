@@ -88,8 +88,20 @@ public final class SendMessageProcessor implements RequestProcessor {
         List<BrokerMessage> messages = build(channel, entries, header, targetTopic, queueId, dlq);
         boolean waitStore = !"false".equals(MessageProperties.decode(messages.get(0).properties())
                 .get(MessageProperties.WAIT));
-        return path.writer().write(messages, waitStore)
-                .thenApply(result -> SendResponses.of(request, result, messages.get(0)));
+        return path.writer().write(messages, waitStore).thenApply(result -> {
+            if (result.commitLogOffset() >= 0) {
+                path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
+            }
+            return SendResponses.of(request, result, messages.get(0));
+        });
+    }
+
+    private static long bodyBytes(List<BrokerMessage> messages) {
+        long bytes = 0;
+        for (BrokerMessage message : messages) {
+            bytes += message.body().length;
+        }
+        return bytes;
     }
 
     private static void checkTopicName(String topic) {

@@ -7,6 +7,7 @@ import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
+import org.modmq.broker.stats.BrokerStats;
 
 /**
  * What the parts of a running broker share: configuration, clock, scheduler, metadata tables and the
@@ -19,9 +20,11 @@ import org.modmq.broker.metadata.BrokerMetadata;
  * @param metadata topics, offsets, subscription groups, delay offsets
  * @param consumers live consumer groups
  * @param producers live producer groups
+ * @param stats traffic counters the data path updates and the admin processors read
  */
 public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
-                            BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers) {
+                            BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
+                            BrokerStats stats) {
 
     public BrokerRuntime {
         Objects.requireNonNull(config, "config");
@@ -30,5 +33,6 @@ public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorS
         Objects.requireNonNull(metadata, "metadata");
         Objects.requireNonNull(consumers, "consumers");
         Objects.requireNonNull(producers, "producers");
+        Objects.requireNonNull(stats, "stats");
     }
 }

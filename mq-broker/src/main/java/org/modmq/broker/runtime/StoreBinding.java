@@ -14,6 +14,11 @@ public interface StoreBinding extends AutoCloseable {
     /** Queue bounds for the offset processors. */
     QueueOffsets queueOffsets();
 
+    /** What the admin processors read from the store; empty queues for a binding without messages. */
+    default QueueStatsSource queueStats() {
+        return QueueStatsSource.EMPTY;
+    }
+
     /**
      * Registers the processors that need the store (SEND_MESSAGE_V2, PULL_MESSAGE, …). Called once,
      * before the server starts.

@@ -1,5 +1,7 @@
 package org.modmq.broker.admin;
 
+import org.modmq.broker.stats.BrokerStats;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -59,7 +61,7 @@ class StatsProcessorsTest {
         consumers = new ConsumerGroupRegistry(clock, g -> { });
         stats = new BrokerStats(clock);
         context = new AdminContext(new BrokerRuntime(config, clock, scheduler, metadata, consumers,
-                new ProducerRegistry(clock)), queues, stats, ExecutorQueueProbe.NONE, () -> "127.0.0.1:10911");
+                new ProducerRegistry(clock), stats), queues, stats, ExecutorQueueProbe.NONE, () -> "127.0.0.1:10911");
         metadata.topics().upsert(TopicConfig.of("TopicA", 2, 6));
         metadata.topics().upsert(new TopicConfig("TopicB", 1, 3, 6, null, 0, true, null));
     }

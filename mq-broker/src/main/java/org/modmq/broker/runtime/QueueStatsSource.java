@@ -1,4 +1,4 @@
-package org.modmq.broker.admin;
+package org.modmq.broker.runtime;
 
 /**
  * What the admin processors read from the message store. Offsets are ConsumeQueue indexes (message

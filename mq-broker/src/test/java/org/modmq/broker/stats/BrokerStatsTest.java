@@ -1,4 +1,4 @@
-package org.modmq.broker.admin;
+package org.modmq.broker.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

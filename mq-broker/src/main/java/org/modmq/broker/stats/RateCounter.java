@@ -1,4 +1,4 @@
-package org.modmq.broker.admin;
+package org.modmq.broker.stats;
 
 import java.util.concurrent.atomic.LongAdder;
 
