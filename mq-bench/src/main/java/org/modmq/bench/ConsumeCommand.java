@@ -92,7 +92,8 @@ final class ConsumeCommand implements Callable<Integer> {
             }
             BenchReport report = BenchReport.of(workload, meter, null, Map.of(
                     "received", Long.toString(meter.totalMessages()), "expected", Long.toString(messages),
-                    "complete", Boolean.toString(complete), "size", Integer.toString(common.size), "topic", topic));
+                    "complete", Boolean.toString(complete), "size", Integer.toString(common.size), "topic", topic,
+                    "moved", Long.toString(stored.totalMessages() + 1 + meter.totalMessages())));
             spec.commandLine().getOut().print(common.format.format(report));
             spec.commandLine().getOut().flush();
             return complete ? 0 : 1;

@@ -72,6 +72,7 @@ final class E2eCommand implements Callable<Integer> {
         LoadMeter meter = new LoadMeter();
         LongAdder measuredSent = new LongAdder();
         LongAdder measuredReceived = new LongAdder();
+        LongAdder acked = new LongAdder();
         AtomicLongArray window = new AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
 
         DefaultMQProducer producer = clients.producer(workload);
@@ -101,7 +102,8 @@ final class E2eCommand implements Callable<Integer> {
 
             Semaphore inFlight = new Semaphore(this.window);
             LoadRunner runner = new LoadRunner(timing, new LoadMeter(), progress);
-            runner.run(workload, 1, running -> sendPaced(producer, topic, meter, inFlight, measuredSent, window, running));
+            runner.run(workload, 1,
+                    running -> sendPaced(producer, topic, meter, inFlight, measuredSent, acked, window, running));
             progress.phase("drain");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
             while (measuredReceived.sum() < measuredSent.sum() && System.nanoTime() - deadline < 0) {
@@ -119,7 +121,8 @@ final class E2eCommand implements Callable<Integer> {
                 LatencySummary.of("e2e", meter.takeLatencies()), Map.of(
                         "rate", Integer.toString(rate), "sent", Long.toString(measuredSent.sum()),
                         "lost", Long.toString(Math.max(0, measuredSent.sum() - measuredReceived.sum())),
-                        "size", Integer.toString(common.size), "topic", topic));
+                        "size", Integer.toString(common.size), "topic", topic,
+                        "moved", Long.toString(acked.sum() + 1 + meter.totalMessages())));
         spec.commandLine().getOut().print(common.format.format(report));
         spec.commandLine().getOut().flush();
         return report.messages() > 0 ? 0 : 1;
@@ -131,7 +134,8 @@ final class E2eCommand implements Callable<Integer> {
      * (start, end) so the consumer can tell which receipts count.
      */
     private void sendPaced(DefaultMQProducer producer, String topic, LoadMeter meter, Semaphore inFlight,
-                           LongAdder measuredSent, AtomicLongArray window, BooleanSupplier running) throws Exception {
+                           LongAdder measuredSent, LongAdder acked, AtomicLongArray window,
+                           BooleanSupplier running) throws Exception {
         long started = System.nanoTime();
         long sent = 0;
         long warmupEnd = started + TimeUnit.SECONDS.toNanos(timing.warmupSeconds);
@@ -161,6 +165,7 @@ final class E2eCommand implements Callable<Integer> {
                     @Override
                     public void onSuccess(SendResult result) {
                         inFlight.release();
+                        acked.increment();
                     }
 
                     @Override

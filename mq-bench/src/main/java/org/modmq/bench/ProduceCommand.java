@@ -86,7 +86,8 @@ final class ProduceCommand implements Callable<Integer> {
         }
         BenchReport report = BenchReport.of(workload, meter, "send", Map.of(
                 "threads", Integer.toString(threads), "size", Integer.toString(common.size),
-                "batch", Integer.toString(mode == Mode.BATCH ? batch : 1), "topic", topic));
+                "batch", Integer.toString(mode == Mode.BATCH ? batch : 1), "topic", topic,
+                "moved", Long.toString(meter.totalMessages() + 1)));
         spec.commandLine().getOut().print(common.format.format(report));
         spec.commandLine().getOut().flush();
         return report.messages() > 0 ? 0 : 1;
