@@ -7,7 +7,7 @@
 module org.modmq.store.tck {
     requires transitive org.modmq.api;
     requires io.netty.buffer;
-    requires io.netty.common;
+    requires org.modmq.testkit;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
 

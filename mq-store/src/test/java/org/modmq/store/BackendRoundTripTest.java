@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,9 +28,11 @@ import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.format.MessageLayout;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** Byte-exact CommitLog and ConsumeQueue round trips on the real backends, found by provider name. */
 @Timeout(120)
+@ExtendWith(NettyLeakCheck.class)
 class BackendRoundTripTest {
 
     @TempDir

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,10 +28,12 @@ import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.store.format.MessageDecoder;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** Kills a writing child JVM with SIGKILL and checks that recovery keeps every acknowledged message. */
 @Tag("integration")
 @Timeout(120)
+@ExtendWith(NettyLeakCheck.class)
 class CrashRecoveryTest {
 
     private static final int ACKS = 300;

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.MessageProperties;
@@ -29,8 +30,10 @@ import org.modmq.api.spi.PluginContext;
 import org.modmq.store.flush.AsyncFlushPolicyProvider;
 import org.modmq.store.flush.SyncFlushPolicyProvider;
 import org.modmq.store.format.MessageDecoder;
+import org.modmq.testkit.NettyLeakCheck;
 
 @Timeout(60)
+@ExtendWith(NettyLeakCheck.class)
 class MessageStoreTest {
 
     @TempDir

@@ -16,14 +16,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.store.flush.AsyncFlushPolicyProvider;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** An empty replica takes its first replicated bytes at the start of the master's last segment. */
 @Timeout(60)
+@ExtendWith(NettyLeakCheck.class)
 class ReplicatedLogStartTest {
 
     private static final int SEGMENT = 65536;

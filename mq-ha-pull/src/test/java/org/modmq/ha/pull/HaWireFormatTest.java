@@ -24,11 +24,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.store.MessageStore;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** A raw socket plays a classic slave and checks every byte the master sends. */
 @Tag("integration")
 @Timeout(60)
-@ExtendWith(LeakCheck.class)
+@ExtendWith(NettyLeakCheck.class)
 class HaWireFormatTest {
 
     @TempDir

@@ -19,8 +19,9 @@ import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
 import org.modmq.store.MessageStore;
+import org.modmq.testkit.NettyLeakCheck;
 
-@ExtendWith(LeakCheck.class)
+@ExtendWith(NettyLeakCheck.class)
 class ProviderLoadingTest {
 
     @TempDir

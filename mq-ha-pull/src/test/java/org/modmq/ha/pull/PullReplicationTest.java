@@ -35,10 +35,11 @@ import org.modmq.api.message.PutStatusException;
 import org.modmq.api.spi.replication.ReplicaState;
 import org.modmq.store.GetMessageResult;
 import org.modmq.store.MessageStore;
+import org.modmq.testkit.NettyLeakCheck;
 
 @Tag("integration")
 @Timeout(60)
-@ExtendWith(LeakCheck.class)
+@ExtendWith(NettyLeakCheck.class)
 class PullReplicationTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

@@ -32,6 +32,7 @@ import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
 import org.modmq.store.MessageStore;
 import org.modmq.store.PutResult;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** Stores, strategies, messages and bounded waits for the push tests. Owns one scheduler. */
 final class HaFixture implements AutoCloseable {
@@ -40,7 +41,7 @@ final class HaFixture implements AutoCloseable {
     static final InetSocketAddress STORE = new InetSocketAddress("127.0.0.1", 20911);
 
     static {
-        LeakCheck.install();
+        NettyLeakCheck.install();
     }
 
     final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
@@ -154,6 +155,6 @@ final class HaFixture implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
-        LeakCheck.verify();
+        NettyLeakCheck.check();
     }
 }

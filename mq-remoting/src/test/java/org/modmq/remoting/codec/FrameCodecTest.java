@@ -12,12 +12,12 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.modmq.remoting.netty.LeakCheckExtension;
 import org.modmq.remoting.protocol.LanguageCode;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.SerializeType;
+import org.modmq.testkit.NettyLeakCheck;
 
-@ExtendWith(LeakCheckExtension.class)
+@ExtendWith(NettyLeakCheck.class)
 class FrameCodecTest {
 
     /** Section 1.1: a ROCKETMQ-typed response with remark "ok" and one header field k=v. */

@@ -31,10 +31,11 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.SerializeType;
+import org.modmq.testkit.NettyLeakCheck;
 
 @Tag("integration")
 @Timeout(30)
-@ExtendWith(LeakCheckExtension.class)
+@ExtendWith(NettyLeakCheck.class)
 class RemotingServerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

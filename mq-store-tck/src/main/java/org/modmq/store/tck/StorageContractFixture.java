@@ -11,13 +11,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageBackend;
+import org.modmq.testkit.NettyLeakCheck;
 
 /**
  * Base of the storage contract: creates one backend per test under a fresh temporary directory and
  * closes it afterwards, and offers helpers that copy bytes out of read views and release them.
  *
  * <p>After each test the fixture fails the test when Netty reported a leaked buffer (see
- * {@link LeakWatch}).
+ * {@link NettyLeakCheck}; it is installed when this class initialises, before the tests allocate
+ * any buffer).
  *
  * <p>Backend authors do not extend this class directly; they extend {@link StorageBackendContractTest}.
  * Not thread-safe except where a helper says so; JUnit creates one instance per test method.
@@ -25,7 +27,7 @@ import org.modmq.api.spi.storage.StorageBackend;
 public abstract class StorageContractFixture {
 
     static {
-        LeakWatch.install();
+        NettyLeakCheck.install();
     }
 
     /** For subclasses; JUnit creates one instance per test method. */
@@ -66,7 +68,7 @@ public abstract class StorageContractFixture {
         if (backend != null) {
             backend.close();
         }
-        LeakWatch.check();
+        NettyLeakCheck.check();
     }
 
     /** The backend created for the current test. */

@@ -9,13 +9,16 @@ import io.netty.buffer.ByteBufUtil;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageSysFlag;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.store.MessageIds;
+import org.modmq.testkit.NettyLeakCheck;
 
+@ExtendWith(NettyLeakCheck.class)
 class MessageCodecTest {
 
     private final MessageEncoder encoder = new MessageEncoder(ByteBufAllocator.DEFAULT);

@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.PutStatus;
@@ -21,7 +22,9 @@ import org.modmq.store.TestMessages;
 import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.format.MessageLayout;
 import org.modmq.store.segment.SegmentFiles;
+import org.modmq.testkit.NettyLeakCheck;
 
+@ExtendWith(NettyLeakCheck.class)
 class CommitLogTest {
 
     static final int SEGMENT = 64 * 1024;
