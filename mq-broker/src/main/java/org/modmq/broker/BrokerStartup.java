@@ -55,12 +55,14 @@ public final class BrokerStartup {
         }
     }
 
+    /** The file of the last {@code -c}/{@code --config}: bin/mqbroker passes its default first. */
     static Path configFile(String[] args) {
+        Path file = null;
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals("-c") || args[i].equals("--config")) {
-                return Path.of(args[i + 1]);
+                file = Path.of(args[++i]);
             }
         }
-        return null;
+        return file;
     }
 }
