@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start order: load metadata → open the store binding → register processors (built-in ones, then
  * the store's send/pull processors) → bind and accept → register with the name servers → schedule
- * offset persistence and client expiry. Close order: stop registering → stop accepting and drain
+ * offset persistence and client expiry. A slave's registration answers name its master; the store
+ * binding follows it (replication). Close order: stop registering → stop accepting and drain
  * in-flight requests → unregister from the name servers → stop executors → persist metadata → close
  * the store → stop the scheduler.
  *
@@ -74,8 +75,8 @@ public final class BrokerServer implements AutoCloseable {
     private boolean closed;
 
     /**
-     * The message store the broker opens: the mq-store binding, which picks the StorageBackend and
-     * FlushPolicy by name (SEAM(replication): see {@code ReplicationGate}).
+     * The message store the broker opens: the mq-store binding, which picks the StorageBackend,
+     * FlushPolicy and ReplicationStrategy by name.
      */
     static final StoreBindingFactory STORE = MessageStoreBinding.FACTORY;
 
@@ -152,7 +153,7 @@ public final class BrokerServer implements AutoCloseable {
         NameServerRegistrationAgent agent = new NameServerRegistrationAgent(new RegistrationTarget(
                 identity.clusterName(), identity.brokerName(), identity.brokerId(), brokerAddr(),
                 identity.haServerAddr(), identity.permission()), config.nameServer(), metadata.topics(), client,
-                scheduler);
+                scheduler, store::masterChanged);
         shutdown.at(ShutdownSequence.Step.UNREGISTER, () -> agent.unregisterAll(Duration.ofSeconds(3)));
         shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
         registration = agent;

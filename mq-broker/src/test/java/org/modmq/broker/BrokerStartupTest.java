@@ -11,6 +11,8 @@ class BrokerStartupTest {
     void readsTheConfigFileOption() {
         assertThat(BrokerStartup.configFile(new String[] {"-c", "conf/broker.conf"})).isEqualTo(Path.of("conf/broker.conf"));
         assertThat(BrokerStartup.configFile(new String[] {"--config", "b.conf"})).isEqualTo(Path.of("b.conf"));
+        assertThat(BrokerStartup.configFile(new String[] {"-c", "conf/broker.conf", "-c", "conf/2m-2s-sync/broker-a.conf"}))
+                .isEqualTo(Path.of("conf/2m-2s-sync/broker-a.conf"));
         assertThat(BrokerStartup.configFile(new String[] {"-c"})).isNull();
         assertThat(BrokerStartup.configFile(new String[0])).isNull();
     }

@@ -15,7 +15,8 @@ import org.modmq.api.config.BrokerRole;
  * @param ip1 address clients dial; also the bind address
  * @param ip2 address slaves dial for replication
  * @param listenPort main remoting port; 0 picks an ephemeral port (tests)
- * @param haListenPort replication port
+ * @param haListenPort replication port: {@code listenPort + 1} when unset or 0; 0 only with
+ *        {@code listenPort=0} (tests), where the strategy binds an ephemeral port
  * @param permission broker-wide permission bits (see {@code Perm}); ANDed into every registered topic
  */
 public record BrokerIdentityConfig(String clusterName, String brokerName, long brokerId, BrokerRole role,
@@ -57,9 +58,12 @@ public record BrokerIdentityConfig(String clusterName, String brokerName, long b
         String ip1 = reader.string("brokerIP1", "127.0.0.1");
         String ip2 = reader.string("brokerIP2", ip1);
         int listenPort = reader.intIn("listenPort", 10911, 0, 65535);
-        int haPort = reader.intIn("haListenPort", 10912, 0, 65535);
+        int haPort = reader.intIn("haListenPort", 0, 0, 65535);
         if (haPort == 0 && listenPort != 0) {
-            // RocketMQ derives listenPort + 1 only when haListenPort is unset or <= 0.
+            // RocketMQ derives listenPort + 1 when haListenPort is unset or <= 0.
+            if (listenPort == 65535) {
+                throw reader.bad("haListenPort", "0", "a port in [1, 65535]: listenPort + 1 is out of range");
+            }
             haPort = listenPort + 1;
         }
         int permission = reader.intIn("brokerPermission", 6, 0, 15);

@@ -38,7 +38,7 @@ final class IgnoredKeys {
             "enableDetailStat", "autoDeleteUnusedStats", "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue",
             "messageDelayLevel", "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",
             "defaultQueryMaxNum", "highSpeedMode", "commercialEnable", "putMsgIndexHightWater",
-            "haTransferBatchSize", "haMasterAddress", "enableLmq", "enableMultiDispatch",
+            "enableLmq", "enableMultiDispatch",
             "forceRegister", "registerNameServerPeriodMs", "heartbeatTimeoutMillis");
 
     private IgnoredKeys() {

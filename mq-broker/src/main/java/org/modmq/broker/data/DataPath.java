@@ -3,6 +3,7 @@ package org.modmq.broker.data;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.ReplicationGate;
@@ -19,6 +20,7 @@ public final class DataPath {
     private final MessageStore store;
     private final StoreWriter writer;
     private final UniqueKeys uniqueKeys;
+    private final PullRouting routing;
 
     /**
      * @param runtime the broker runtime
@@ -26,11 +28,24 @@ public final class DataPath {
      * @param replication what SYNC_MASTER sends wait for besides the flush
      */
     public DataPath(BrokerRuntime runtime, MessageStore store, ReplicationGate replication) {
+        this(runtime, store, replication, () -> true);
+    }
+
+    /**
+     * @param runtime the broker runtime
+     * @param store the open store (not owned)
+     * @param replication what SYNC_MASTER sends wait for besides the flush; told of every append
+     * @param slavesConnected whether this master has a slave to send slow consumers to (protocol notes 8.7)
+     */
+    public DataPath(BrokerRuntime runtime, MessageStore store, ReplicationGate replication,
+                    BooleanSupplier slavesConnected) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
         this.writer = new StoreWriter(store, replication,
                 runtime.config().identity().role() == org.modmq.api.config.BrokerRole.SYNC_MASTER);
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
+        this.routing = new PullRouting(runtime.config().consume(), store::getCommitLogMaxOffset,
+                PullRouting.physicalMemory(), slavesConnected);
     }
 
     BrokerRuntime runtime() {
@@ -47,6 +62,10 @@ public final class DataPath {
 
     StoreWriter writer() {
         return writer;
+    }
+
+    PullRouting routing() {
+        return routing;
     }
 
     String newUniqueKey() {

@@ -2,11 +2,11 @@ package org.modmq.broker.data;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.lang.management.ManagementFactory;
 import java.util.Objects;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.replication.ReplicationBinding;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.runtime.ProcessorRegistrar;
@@ -27,11 +27,14 @@ import org.slf4j.LoggerFactory;
  * The real store binding: opens a {@link MessageStore} on the StorageBackend and FlushPolicy named by
  * {@code storeBackend} and {@code flushDiskType} (found by ServiceLoader, never by class), registers the
  * send, pull, query, send-back and lock processors, and answers queue bounds. Owns the store, the
- * backend and the long-polling agent; {@link #close()} drops held pulls, then flushes, checkpoints and
- * closes the store (removing the abort marker), then the backend. Thread-safe; close is idempotent.
+ * backend, the replication strategy and the long-polling agent; {@link #close()} drops held pulls,
+ * stops replication, then flushes, checkpoints and closes the store (removing the abort marker), then
+ * the backend. Thread-safe; close is idempotent.
  *
- * <p>Replication: {@link ReplicationGate#NONE} until a ReplicationStrategy is wired (see
- * {@link ReplicationGate}).
+ * <p>Replication: the ReplicationStrategy named by {@code haStrategy} runs in a {@link ReplicationBinding}
+ * opened right after the store: every append is reported to it, a SYNC_MASTER's sends wait for it
+ * (together with the flush, see {@link ReplicationGate}), and a slave follows the master named by
+ * {@link #masterChanged}.
  */
 public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
 
@@ -43,19 +46,22 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final BrokerRuntime runtime;
     private final StorageBackend backend;
     private final MessageStore store;
+    private final ReplicationBinding replication;
     private final DataPath path;
     private final PullMessageProcessor pull;
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
     private boolean closed;
 
-    private MessageStoreBinding(BrokerRuntime runtime, StorageBackend backend, MessageStore store) {
+    private MessageStoreBinding(BrokerRuntime runtime, StorageBackend backend, MessageStore store,
+                                ReplicationBinding replication) {
         this.runtime = runtime;
         this.backend = backend;
         this.store = store;
-        this.path = new DataPath(runtime, store, ReplicationGate.NONE);
+        this.replication = replication;
+        this.path = new DataPath(runtime, store, replication, () -> !replication.replicas().isEmpty());
         this.pull = new PullMessageProcessor(path);
-        this.memoryBytes = physicalMemory();
+        this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
     }
 
@@ -77,7 +83,13 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
             MessageStore store = MessageStore.open(storeConfig, backend, flush, context);
             LOG.info("message store open at {} (backend {}, flush {}, recovery {})", storeConfig.rootDir(),
                     storeConfig.storeBackend(), store.flushPolicyName(), store.recoveryReport());
-            return new MessageStoreBinding(runtime, backend, store);
+            try {
+                return new MessageStoreBinding(runtime, backend, store,
+                        ReplicationBinding.open(config, plugins, context, store.replicatedLog()));
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             backend.close();
             throw e;
@@ -87,6 +99,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     /** The open store (for tests and tools of this module); owned by this binding. */
     public MessageStore store() {
         return store;
+    }
+
+    /** The replication of this broker (for tests and tools of this module); owned by this binding. */
+    public ReplicationBinding replication() {
+        return replication;
     }
 
     /** The number of pulls held by long polling now. */
@@ -151,6 +168,12 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         }
     }
 
+    /** Slave: follows the master's HA address unless {@code haMasterAddress} is configured. */
+    @Override
+    public void masterChanged(String masterAddr, String masterHaAddr) {
+        replication.masterChanged(masterAddr, masterHaAddr);
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
@@ -161,18 +184,14 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
             pull.close();
         } finally {
             try {
-                store.close();
+                replication.close();
             } finally {
-                backend.close();
+                try {
+                    store.close();
+                } finally {
+                    backend.close();
+                }
             }
         }
-    }
-
-    private static long physicalMemory() {
-        var os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            return sun.getTotalMemorySize();
-        }
-        return Runtime.getRuntime().maxMemory();
     }
 }

@@ -152,7 +152,7 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
             case OFFSET_OVERFLOW_ONE, OFFSET_FOUND_NULL -> code = ResponseCode.PULL_NOT_FOUND;
             default -> code = ResponseCode.PULL_NOT_FOUND;
         }
-        long suggest = group.brokerId();
+        long suggest = path.routing().suggest(group, master, result);
         if (!master && code == ResponseCode.PULL_OFFSET_MOVED) {
             // A slave does not correct offsets: the client retries (on the master) from where it was.
             code = ResponseCode.PULL_RETRY_IMMEDIATELY;

@@ -50,6 +50,8 @@ final class StoreWriter {
         synchronized (appendOrder) {
             flushed = store.putMessages(batch);
             endBound = store.getCommitLogMaxOffset();
+            // Inside the lock so the strategy sees end offsets in append order.
+            replication.appended(endBound);
             if (!waitStore && !flushed.isDone()) {
                 early = derive(batch, endBound);
             }

@@ -48,6 +48,9 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
     private final TopicConfigTable topics;
     private final RemotingClient client;
     private final ScheduledExecutorService scheduler;
+    private final MasterListener masterListener;
+    /** Orders master updates from concurrent answers; never held while waiting (start() holds this). */
+    private final Object masterLock = new Object();
     private volatile ScheduledFuture<?> periodic;
     private volatile String masterAddr;
     private volatile String masterHaAddr;
@@ -56,6 +59,17 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
     public NameServerRegistrationAgent(RegistrationTarget target, NameServerConfig nameServers,
                                        TopicConfigTable topics, RemotingClient client,
                                        ScheduledExecutorService scheduler) {
+        this(target, nameServers, topics, client, scheduler, MasterListener.NONE);
+    }
+
+    /**
+     * @param masterListener told on a remoting client thread whenever an answer names a master (main or
+     *        HA address) other than the last one
+     */
+    public NameServerRegistrationAgent(RegistrationTarget target, NameServerConfig nameServers,
+                                       TopicConfigTable topics, RemotingClient client,
+                                       ScheduledExecutorService scheduler, MasterListener masterListener) {
+        this.masterListener = Objects.requireNonNull(masterListener, "masterListener");
         this.target = Objects.requireNonNull(target, "target");
         this.nameServers = Objects.requireNonNull(nameServers, "nameServers");
         this.topics = Objects.requireNonNull(topics, "topics");
@@ -205,11 +219,21 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         String master = response.extField("masterAddr");
         String ha = response.extField("haServerAddr");
         if (target.brokerId() != 0 && master != null && !master.isEmpty()) {
-            if (!master.equals(masterAddr)) {
-                LOG.info("master of {} is {} (HA {})", target.brokerName(), master, ha);
+            String haAddr = ha == null || ha.isEmpty() ? null : ha;
+            boolean changed;
+            synchronized (masterLock) {
+                changed = !master.equals(masterAddr) || !Objects.equals(haAddr, masterHaAddr);
+                masterAddr = master;
+                masterHaAddr = haAddr;
             }
-            masterAddr = master;
-            masterHaAddr = ha;
+            if (changed) {
+                LOG.info("master of {} is {} (HA {})", target.brokerName(), master, haAddr);
+                try {
+                    masterListener.masterChanged(master, haAddr);
+                } catch (RuntimeException e) {
+                    LOG.warn("acting on the new master {} (HA {}) failed", master, haAddr, e);
+                }
+            }
         }
     }
 

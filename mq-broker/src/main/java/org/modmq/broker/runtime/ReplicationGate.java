@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
  * SEAM(replication): what a SYNC_MASTER send waits for besides the flush. A send's answer is the
  * combination ({@code thenCombine}) of the store's flush future and this gate's future, so both are
  * awaited together, not one after the other. A {@code ReplicationStrategy} plugs in as
- * {@code offset -> strategy.awaitReplicated(offset, slaveTimeout)}; until one is wired the gate is
- * {@link #NONE}. Implementations are thread-safe and must not block.
+ * {@code offset -> strategy.awaitReplicated(offset, slaveTimeout)} (see
+ * {@code org.modmq.broker.replication.ReplicationBinding}); without replication the gate is {@link #NONE}. Implementations are thread-safe and must not block.
  */
 @FunctionalInterface
 public interface ReplicationGate {
@@ -21,4 +21,11 @@ public interface ReplicationGate {
      *     (FLUSH_SLAVE_TIMEOUT, SLAVE_NOT_AVAILABLE) otherwise
      */
     CompletableFuture<Void> awaitReplicated(long endOffset);
+
+    /**
+     * The CommitLog now ends at {@code endOffset} (bytes); called after every append on every role, from
+     * the appending thread, before any wait. Must not block. The default does nothing.
+     */
+    default void appended(long endOffset) {
+    }
 }

@@ -5,9 +5,8 @@ package org.modmq.broker.runtime;
  * The seam between the broker runtime and the message store. {@code BrokerServer} opens exactly one
  * binding at start (through a {@link StoreBindingFactory}) before it accepts connections and closes it
  * last, after the remoting server stopped and metadata was persisted. The binding owns the store and
- * every thread it starts; it registers the data-path processors (send, pull, query, …) that need it.
- *
- * 
+ * every thread it starts (replication included); it registers the data-path processors (send, pull,
+ * query, …) that need it.
  */
 public interface StoreBinding extends AutoCloseable {
 
@@ -27,6 +26,17 @@ public interface StoreBinding extends AutoCloseable {
 
     /** Deletes the ConsumeQueues of a deleted topic (DELETE_TOPIC_IN_BROKER). */
     void deleteTopicQueues(String topic);
+
+    /**
+     * A slave learned its master from a name server's REGISTER_BROKER answer (protocol notes 3.2, 12.1).
+     * Called on a remoting client thread whenever the answer names another master; must not block. The
+     * default ignores it (no replication).
+     *
+     * @param masterAddr the master's main address
+     * @param masterHaAddr the master's HA address, null when the answer had none
+     */
+    default void masterChanged(String masterAddr, String masterHaAddr) {
+    }
 
     /** Flushes and closes the store. Idempotent. */
     @Override

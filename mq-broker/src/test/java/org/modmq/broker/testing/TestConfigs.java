@@ -18,7 +18,7 @@ public final class TestConfigs {
         values.put("brokerName", "broker-a");
         values.put("brokerIP1", "127.0.0.1");
         values.put("listenPort", "0");
-        values.put("haListenPort", "10912");
+        values.put("haListenPort", "0");
         values.put("storePathRootDir", storeRoot.toString());
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
             values.put(keyValues[i], keyValues[i + 1]);
