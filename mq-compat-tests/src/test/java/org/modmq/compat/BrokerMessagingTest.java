@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -24,10 +27,10 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,16 +39,17 @@ import org.junit.jupiter.api.io.TempDir;
  * clustering and broadcasting, tag filters. Each test uses its own topic and groups.
  */
 @Tag("integration")
-@Disabled("needs mq-broker")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class BrokerMessagingTest {
 
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
 
     private static ModmqCluster cluster;
+    /** Consumers are shut down in the background once a test is done with them. */
+    private static final ClientShutdowns SHUTDOWNS = new ClientShutdowns();
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -54,6 +58,7 @@ class BrokerMessagingTest {
 
     @AfterAll
     static void stopCluster() {
+        SHUTDOWNS.close();
         if (cluster != null) {
             cluster.close();
         }
@@ -63,37 +68,35 @@ class BrokerMessagingTest {
     void syncAsyncOnewayAndBatchSendsAllArriveOnce() throws Exception {
         String topic = "SendModes";
         cluster.createTopic(topic, 4);
-        DefaultMQProducer producer = StockClients.producer(cluster.namesrvAddr(), "pg_send_modes");
-        try {
-            SendResult sync = producer.send(message(topic, "TagA", "k-sync", "sync"));
-            assertThat(sync.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
-            assertThat(sync.getMessageQueue().getTopic()).isEqualTo(topic);
-            assertThat(sync.getMessageQueue().getBrokerName()).isEqualTo(cluster.brokerName());
-            assertThat(sync.getOffsetMsgId()).hasSize(32);
+        DefaultMQProducer producer = cluster.producer();
+        SendResult sync = producer.send(message(topic, "TagA", "k-sync", "sync"));
+        assertThat(sync.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        assertThat(sync.getMessageQueue().getTopic()).isEqualTo(topic);
+        assertThat(sync.getMessageQueue().getBrokerName()).isEqualTo(cluster.brokerName());
+        assertThat(sync.getOffsetMsgId()).hasSize(32);
 
-            CompletableFuture<SendResult> async = new CompletableFuture<>();
-            producer.send(message(topic, "TagA", "k-async", "async"), new SendCallback() {
-                @Override
-                public void onSuccess(SendResult result) {
-                    async.complete(result);
-                }
+        CompletableFuture<SendResult> async = new CompletableFuture<>();
+        producer.send(message(topic, "TagA", "k-async", "async"), new SendCallback() {
+            @Override
+            public void onSuccess(SendResult result) {
+                async.complete(result);
+            }
 
-                @Override
-                public void onException(Throwable e) {
-                    async.completeExceptionally(e);
-                }
-            });
-            assertThat(async.get(10, TimeUnit.SECONDS).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            @Override
+            public void onException(Throwable e) {
+                async.completeExceptionally(e);
+            }
+        });
+        assertThat(async.get(10, TimeUnit.SECONDS).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
 
-            producer.sendOneway(message(topic, "TagA", "k-oneway", "oneway"));
+        producer.sendOneway(message(topic, "TagA", "k-oneway", "oneway"));
 
-            List<Message> batch = IntStream.range(0, 5)
-                    .mapToObj(i -> message(topic, "TagB", "k-batch-" + i, "batch-" + i)).toList();
-            SendResult batchResult = producer.send(batch);
-            assertThat(batchResult.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
-        } finally {
-            producer.shutdown();
-        }
+        List<Message> batch = IntStream.range(0, 5)
+                .mapToObj(i -> message(topic, "TagB", "k-batch-" + i, "batch-" + i)).toList();
+        SendResult batchResult = producer.send(batch);
+        assertThat(batchResult.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        // One msgId per message of the batch, comma-joined on the wire.
+        assertThat(batchResult.getOffsetMsgId().split(",")).hasSize(5);
 
         List<MessageExt> all = pullAll(topic, 8);
         assertThat(all).extracting(m -> new String(m.getBody(), UTF_8)).containsExactlyInAnyOrder(
@@ -104,20 +107,19 @@ class BrokerMessagingTest {
                     assertThat(m.getKeys()).isEqualTo("k-sync");
                     assertThat(m.getTopic()).isEqualTo(topic);
                 });
-        assertThat(all).filteredOn(m -> "TagB".equals(m.getTags())).hasSize(5);
+        assertThat(all).filteredOn(m -> "TagB".equals(m.getTags())).extracting(MessageExt::getKeys)
+                .containsExactlyInAnyOrder("k-batch-0", "k-batch-1", "k-batch-2", "k-batch-3", "k-batch-4");
+        assertThat(all).filteredOn(m -> new String(m.getBody(), UTF_8).equals("sync")).singleElement()
+                .satisfies(m -> assertThat(m.getMsgId()).isEqualTo(sync.getMsgId()));
     }
 
     @Test
     void litePullAssignAndSeekReadsFromTheGivenOffset() throws Exception {
         String topic = "LitePullSeek";
         cluster.createTopic(topic, 1);
-        DefaultMQProducer producer = StockClients.producer(cluster.namesrvAddr(), "pg_lite_pull");
-        try {
-            for (int i = 0; i < 10; i++) {
-                assertThat(producer.send(message(topic, "T", "k" + i, "m" + i)).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
-            }
-        } finally {
-            producer.shutdown();
+        for (int i = 0; i < 10; i++) {
+            assertThat(cluster.producer().send(message(topic, "T", "k" + i, "m" + i)).getSendStatus())
+                    .isEqualTo(SendStatus.SEND_OK);
         }
         DefaultLitePullConsumer consumer = StockClients.litePullConsumer(cluster.namesrvAddr(), "cg_lite_pull");
         try {
@@ -129,8 +131,14 @@ class BrokerMessagingTest {
             List<MessageExt> got = pollUntil(consumer, 4);
             assertThat(got).extracting(MessageExt::getQueueOffset).containsExactly(6L, 7L, 8L, 9L);
             assertThat(got).extracting(m -> new String(m.getBody(), UTF_8)).containsExactly("m6", "m7", "m8", "m9");
+            assertThat(got).extracting(MessageExt::getKeys).containsExactly("k6", "k7", "k8", "k9");
+
+            consumer.seekToBegin(queue);
+            List<MessageExt> fromBegin = pollUntil(consumer, 10);
+            assertThat(fromBegin).extracting(MessageExt::getQueueOffset)
+                    .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
         }
     }
 
@@ -145,16 +153,26 @@ class BrokerMessagingTest {
         DefaultMQPushConsumer b = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_clustering", topic, "*",
                 MessageModel.CLUSTERING, second);
         try {
-            List<String> sent = produce(topic, "T", 40);
+            // Produce only once the group's rebalancing has settled: two queues each, disjoint.
+            // Before that, the consumer that started first may hold (and drain) all four.
+            Await.until("each consumer assigned two queues of " + topic, DELIVERY_TIMEOUT, () -> {
+                Set<MessageQueue> ofA = StockClients.assignedQueues(a, topic);
+                Set<MessageQueue> ofB = StockClients.assignedQueues(b, topic);
+                return ofA.size() == 2 && ofB.size() == 2 && Collections.disjoint(ofA, ofB);
+            });
+            Set<Integer> queuesOfA = queueIds(StockClients.assignedQueues(a, topic));
+            Set<Integer> queuesOfB = queueIds(StockClients.assignedQueues(b, topic));
+            List<String> sent = cluster.produce(topic, "T", 40);
             Await.until("40 messages across both consumers", DELIVERY_TIMEOUT, () -> first.size() + second.size() >= 40);
             List<String> together = new ArrayList<>(first.bodies());
             together.addAll(second.bodies());
             assertThat(together).containsExactlyInAnyOrderElementsOf(sent);
-            assertThat(first.size()).isPositive();
-            assertThat(second.size()).isPositive();
+            // Round-robin sends put 10 on each queue; each consumer saw exactly its own two queues.
+            assertThat(first.messages()).hasSize(20).allSatisfy(m -> assertThat(queuesOfA).contains(m.getQueueId()));
+            assertThat(second.messages()).hasSize(20).allSatisfy(m -> assertThat(queuesOfB).contains(m.getQueueId()));
         } finally {
-            a.shutdown();
-            b.shutdown();
+            SHUTDOWNS.start(a::shutdown);
+            SHUTDOWNS.start(b::shutdown);
         }
     }
 
@@ -169,13 +187,13 @@ class BrokerMessagingTest {
         DefaultMQPushConsumer b = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_broadcast", topic, "*",
                 MessageModel.BROADCASTING, second);
         try {
-            List<String> sent = produce(topic, "T", 10);
+            List<String> sent = cluster.produce(topic, "T", 10);
             Await.until("10 messages at each consumer", DELIVERY_TIMEOUT, () -> first.size() >= 10 && second.size() >= 10);
             assertThat(first.bodies()).containsExactlyInAnyOrderElementsOf(sent);
             assertThat(second.bodies()).containsExactlyInAnyOrderElementsOf(sent);
         } finally {
-            a.shutdown();
-            b.shutdown();
+            SHUTDOWNS.start(a::shutdown);
+            SHUTDOWNS.start(b::shutdown);
         }
     }
 
@@ -187,42 +205,26 @@ class BrokerMessagingTest {
         DefaultMQPushConsumer consumer = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_tags", topic,
                 "TagA || TagC", MessageModel.CLUSTERING, received);
         try {
-            List<String> wanted = new ArrayList<>(produce(topic, "TagA", 5));
-            produce(topic, "TagB", 5);
-            wanted.addAll(produce(topic, "TagC", 5));
-            // A marker after everything else: once it is in, every earlier message was dispatched.
-            wanted.addAll(produce(topic, "TagA", 1));
-            Await.until("11 matching messages", DELIVERY_TIMEOUT, () -> received.size() >= 11);
+            List<String> wanted = new ArrayList<>(cluster.produce(topic, "TagA", 5));
+            cluster.produce(topic, "TagB", 5);
+            wanted.addAll(cluster.produce(topic, "TagC", 5));
+            // A marker after everything else, on every queue: once it is in, every earlier message was
+            // dispatched and filtered.
+            wanted.addAll(cluster.produce(topic, "TagA", 2));
+            Await.until("12 matching messages", DELIVERY_TIMEOUT, () -> received.size() >= 12);
             assertThat(received.bodies()).containsExactlyInAnyOrderElementsOf(wanted);
             assertThat(received.messages()).extracting(MessageExt::getTags).containsOnly("TagA", "TagC");
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
         }
     }
 
-    /** Sends {@code count} messages synchronously; returns their bodies. */
-    static List<String> produce(String namesrvAddr, String topic, String tag, int count, String group) throws Exception {
-        DefaultMQProducer producer = StockClients.producer(namesrvAddr, group);
-        try {
-            List<String> bodies = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                String body = topic + "-" + tag + "-" + System.nanoTime() + "-" + i;
-                SendResult result = producer.send(message(topic, tag, "key-" + i, body));
-                assertThat(result.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
-                bodies.add(body);
-            }
-            return bodies;
-        } finally {
-            producer.shutdown();
-        }
+    private static Message message(String topic, String tag, String keys, String body) {
+        return StockClients.message(topic, tag, keys, body);
     }
 
-    private static List<String> produce(String topic, String tag, int count) throws Exception {
-        return produce(cluster.namesrvAddr(), topic, tag, count, "pg_" + topic);
-    }
-
-    static Message message(String topic, String tag, String keys, String body) {
-        return new Message(topic, tag, keys, body.getBytes(UTF_8));
+    private static Set<Integer> queueIds(Set<MessageQueue> queues) {
+        return queues.stream().map(MessageQueue::getQueueId).collect(Collectors.toSet());
     }
 
     /** Reads every queue of {@code topic} from offset 0 until {@code expected} messages are in. */
@@ -236,7 +238,7 @@ class BrokerMessagingTest {
             }
             return pollUntil(consumer, expected);
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
         }
     }
 

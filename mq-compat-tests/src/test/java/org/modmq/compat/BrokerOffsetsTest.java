@@ -8,39 +8,45 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
+import org.apache.rocketmq.remoting.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Committed consumer offsets survive a consumer restart and a broker restart: a group that comes
- * back gets exactly the messages produced after its last commit, none twice.
+ * back gets exactly the messages produced after its last commit, none twice. Each test has its own
+ * topic and group on one shared cluster.
  */
 @Tag("integration")
-@Disabled("needs mq-broker")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BrokerOffsetsTest {
 
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
 
-    @TempDir
-    Path workDir;
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    static Path workDir;
 
-    private ModmqCluster cluster;
+    private static ModmqCluster cluster;
+    private static final ClientShutdowns SHUTDOWNS = new ClientShutdowns();
 
-    @BeforeEach
-    void startCluster() throws Exception {
+    @BeforeAll
+    static void startCluster() throws Exception {
         cluster = ModmqCluster.start(workDir, 1, Map.of());
     }
 
-    @AfterEach
-    void stopCluster() {
-        cluster.close();
+    @AfterAll
+    static void stopCluster() {
+        SHUTDOWNS.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     @Test
@@ -48,7 +54,7 @@ class BrokerOffsetsTest {
         cluster.createTopic("ResumeConsumer", 2);
         List<String> before = consumeAll("ResumeConsumer", "cg_resume", 10);
 
-        List<String> after = BrokerMessagingTest.produce(cluster.namesrvAddr(), "ResumeConsumer", "T", 5, "pg_resume");
+        List<String> after = cluster.produce("ResumeConsumer", "T", 5);
         List<String> second = consume("ResumeConsumer", "cg_resume", 5);
 
         assertThat(second).containsExactlyInAnyOrderElementsOf(after).doesNotContainAnyElementsOf(before);
@@ -60,34 +66,38 @@ class BrokerOffsetsTest {
         List<String> before = consumeAll("ResumeBroker", "cg_restart", 10);
 
         cluster.restartBroker();
-        List<String> after = BrokerMessagingTest.produce(cluster.namesrvAddr(), "ResumeBroker", "T", 5, "pg_restart");
+        List<String> after = cluster.produce("ResumeBroker", "T", 5);
         List<String> second = consume("ResumeBroker", "cg_restart", 5);
 
         assertThat(second).containsExactlyInAnyOrderElementsOf(after).doesNotContainAnyElementsOf(before);
     }
 
-    /** Produces {@code count} messages, consumes them with {@code group}, and shuts the consumer down (which commits). */
+    /** Produces {@code count} messages, consumes them with {@code group}, and stops the consumer (which commits). */
     private List<String> consumeAll(String topic, String group, int count) throws Exception {
-        List<String> sent = BrokerMessagingTest.produce(cluster.namesrvAddr(), topic, "T", count, "pg_" + group);
+        List<String> sent = cluster.produce(topic, "T", count);
         List<String> got = consume(topic, group, count);
         assertThat(got).containsExactlyInAnyOrderElementsOf(sent);
         return got;
     }
 
     /**
-     * Consumes until {@code count} messages arrived, then waits a bounded time for more (which would be
-     * redeliveries) by checking that the consume offsets reached the queue ends, and shuts down.
+     * Consumes until {@code count} messages arrived and the group's committed offsets reached the
+     * queue ends (so nothing more can come), then stops the consumer: its shutdown unregisters it
+     * from the broker first and then spends seconds closing connections, so the rest of the shutdown
+     * runs in the background once the broker no longer lists the client.
      */
     private List<String> consume(String topic, String group, int count) throws Exception {
         StockClients.Received received = new StockClients.Received();
         DefaultMQPushConsumer consumer = StockClients.pushConsumer(cluster.namesrvAddr(), group, topic, "*",
                 MessageModel.CLUSTERING, received);
+        String clientId = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory().getClientId();
         try {
             Await.until(count + " messages for " + group, DELIVERY_TIMEOUT, () -> received.size() >= count);
             Await.until(group + " offsets committed up to the end of " + topic, DELIVERY_TIMEOUT,
                     () -> fullyCommitted(topic, group));
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
+            Await.until(clientId + " gone from " + group, DELIVERY_TIMEOUT, () -> !online(group, clientId));
         }
         assertThat(received.size()).isEqualTo(count);
         return received.bodies();
@@ -95,9 +105,19 @@ class BrokerOffsetsTest {
 
     private boolean fullyCommitted(String topic, String group) {
         try {
-            return cluster.admin().ext().examineConsumeStats(group).getOffsetTable().entrySet().stream()
-                    .filter(entry -> entry.getKey().getTopic().equals(topic))
-                    .allMatch(entry -> entry.getValue().getConsumerOffset() == entry.getValue().getBrokerOffset());
+            List<OffsetWrapper> queues = cluster.admin().ext().examineConsumeStats(group).getOffsetTable().entrySet()
+                    .stream().filter(entry -> entry.getKey().getTopic().equals(topic)).map(Map.Entry::getValue).toList();
+            return !queues.isEmpty() && queues.stream().allMatch(q -> q.getConsumerOffset() == q.getBrokerOffset());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Whether the broker lists {@code clientId} in {@code group} (206 CONSUMER_NOT_ONLINE counts as no). */
+    private boolean online(String group, String clientId) {
+        try {
+            ConsumerConnection connection = cluster.admin().ext().examineConsumerConnectionInfo(group);
+            return connection.getConnectionSet().stream().anyMatch(c -> c.getClientId().equals(clientId));
         } catch (Exception e) {
             return false;
         }

@@ -124,6 +124,32 @@ final class Distribution {
                 workDir, conf.port(), START_TIMEOUT);
     }
 
+    /**
+     * Writes a configuration for {@code bin/modmq -c}: the broker on a free {@code listenPort} (and
+     * {@code haListenPort}), the embedded name server on the free port named by {@code namesrvAddr},
+     * a store under {@code workDir}; every other key keeps the launcher's embedded default.
+     */
+    StandaloneConf standaloneConf(Path workDir, String brokerName) {
+        int brokerPort = FreePort.pick();
+        int namesrvPort = FreePort.pick();
+        Path store = workDir.resolve("standalone-store");
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("brokerName", brokerName);
+        settings.put("listenPort", Integer.toString(brokerPort));
+        settings.put("haListenPort", Integer.toString(FreePort.pick()));
+        settings.put("namesrvAddr", "127.0.0.1:" + namesrvPort);
+        settings.put("storePathRootDir", store.toString());
+        Path file = writeConf(workDir, "standalone.conf", settings);
+        return new StandaloneConf(brokerName, file, brokerPort, namesrvPort, store);
+    }
+
+    /** Starts {@code bin/modmq -c <conf>} and waits for the broker's port (the name server opens first). */
+    ModmqProcess startStandalone(Path workDir, StandaloneConf conf) {
+        return ModmqProcess.start("standalone-" + conf.brokerPort(),
+                List.of(home.resolve("bin/modmq").toString(), "-c", conf.file().toString()),
+                workDir, conf.brokerPort(), START_TIMEOUT);
+    }
+
     private static Map<String, String> namesrvSettings(int port) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("listenPort", Integer.toString(port));
@@ -162,6 +188,31 @@ final class Distribution {
         /** {@code 127.0.0.1:port}, the address the broker registers. */
         String address() {
             return "127.0.0.1:" + port;
+        }
+    }
+
+    /**
+     * A generated configuration for the standalone launcher.
+     *
+     * @param brokerName  its {@code brokerName}
+     * @param file        the file passed with {@code -c}
+     * @param brokerPort  the broker's {@code listenPort}
+     * @param namesrvPort the embedded name server's port
+     * @param storeDir    its {@code storePathRootDir}
+     */
+    record StandaloneConf(String brokerName, Path file, int brokerPort, int namesrvPort, Path storeDir) {
+        StandaloneConf {
+            Objects.requireNonNull(brokerName, "brokerName");
+            Objects.requireNonNull(file, "file");
+            Objects.requireNonNull(storeDir, "storeDir");
+        }
+
+        String namesrvAddr() {
+            return "127.0.0.1:" + namesrvPort;
+        }
+
+        String brokerAddr() {
+            return "127.0.0.1:" + brokerPort;
         }
     }
 }

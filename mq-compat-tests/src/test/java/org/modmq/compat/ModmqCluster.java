@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
@@ -15,8 +19,9 @@ import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
  * A running modmq deployment from the distribution: {@code namesrvCount} name servers
  * ({@code bin/mqnamesrv}) and one master broker ({@code bin/mqbroker}) registered with all of them,
  * every process on free loopback ports with configurations generated under the test's directory,
- * plus a stock admin client. {@link #close()} stops everything it started (idempotent). Used from
- * test threads only.
+ * plus a stock admin client and, on first use, one shared stock producer (a stock client takes
+ * seconds to shut down, so tests share it rather than start their own). {@link #close()} stops
+ * everything it started (idempotent). Used from test threads only.
  */
 final class ModmqCluster implements AutoCloseable {
 
@@ -28,6 +33,8 @@ final class ModmqCluster implements AutoCloseable {
     private final Distribution.BrokerConf brokerConf;
     private ModmqProcess broker;
     private StockAdmin admin;
+    private DefaultMQProducer producer;
+    private int produced;
 
     private ModmqCluster(Distribution distribution, Path workDir, List<ModmqProcess> namesrvs,
                          Distribution.BrokerConf brokerConf) {
@@ -118,6 +125,33 @@ final class ModmqCluster implements AutoCloseable {
         });
     }
 
+    /** The shared producer (group {@code pg_compat}), started on first use. */
+    DefaultMQProducer producer() throws MQClientException {
+        if (producer == null) {
+            producer = StockClients.producer(namesrvAddr(), "pg_compat");
+        }
+        return producer;
+    }
+
+    /**
+     * Sends {@code count} messages with {@code tag} synchronously through the shared producer, each
+     * with a body unique in this cluster and key {@code key-i}; asserts each was SEND_OK.
+     *
+     * @return the bodies, in sending order
+     */
+    List<String> produce(String topic, String tag, int count) throws Exception {
+        List<String> bodies = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String body = topic + "-" + tag + "-" + (produced++);
+            SendResult result = producer().send(StockClients.message(topic, tag, "key-" + i, body));
+            if (result.getSendStatus() != SendStatus.SEND_OK) {
+                throw new AssertionError("send of " + body + " answered " + result);
+            }
+            bodies.add(body);
+        }
+        return bodies;
+    }
+
     /** The topic's route from the name servers, or null while there is none. */
     TopicRouteData route(String topic) {
         try {
@@ -153,10 +187,21 @@ final class ModmqCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        // Clients first, then the broker, then the name servers; none of these close() methods throws.
-        if (admin != null) {
-            admin.close();
-        }
+        // Clients first (in parallel, each takes seconds), then the broker, then the name servers;
+        // none of these close() methods throws.
+        StockAdmin startedAdmin = admin;
+        DefaultMQProducer startedProducer = producer;
+        StockClients.shutdownAll(() -> {
+            if (startedAdmin != null) {
+                startedAdmin.close();
+            }
+        }, () -> {
+            if (startedProducer != null) {
+                startedProducer.shutdown();
+            }
+        });
+        admin = null;
+        producer = null;
         if (broker != null) {
             broker.close();
         }

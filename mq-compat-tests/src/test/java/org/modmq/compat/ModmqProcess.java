@@ -88,13 +88,20 @@ final class ModmqProcess implements AutoCloseable {
     }
 
     private void awaitListening(Duration timeout) {
-        Await.until(name + " to accept on 127.0.0.1:" + port, timeout, () -> {
+        try {
+            Await.until(name + " to accept on 127.0.0.1:" + port, timeout, () -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError(name + " exited with status " + process.exitValue()
+                            + " before listening; output:\n" + output());
+                }
+                return FreePort.accepts(port);
+            });
+        } catch (AssertionError e) {
             if (!process.isAlive()) {
-                throw new AssertionError(name + " exited with status " + process.exitValue() + " before listening; output:\n"
-                        + output());
+                throw e;
             }
-            return FreePort.accepts(port);
-        });
+            throw new AssertionError(e.getMessage() + "; output of " + name + ":\n" + output(), e);
+        }
     }
 
     /** The port it listens on. */

@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -66,6 +69,44 @@ final class MqAdmin {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);
         }
+    }
+
+    /**
+     * Runs several independent {@code mqadmin} commands at the same time (each JVM spends most of its
+     * life waiting: start-up, then a 3 s stock-client shutdown), in {@code workDir}.
+     *
+     * @return their results, in the order of {@code commands}
+     */
+    static List<Result> runAll(Path workDir, List<String[]> commands) {
+        List<CompletableFuture<Result>> runs = new ArrayList<>();
+        for (String[] args : commands) {
+            CompletableFuture<Result> run = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    run.complete(run(workDir, args));
+                } catch (RuntimeException | AssertionError e) {
+                    run.completeExceptionally(e);
+                }
+            }, "compat-mqadmin");
+            thread.setDaemon(true);
+            thread.start();
+            runs.add(run);
+        }
+        List<Result> results = new ArrayList<>();
+        for (CompletableFuture<Result> run : runs) {
+            try {
+                // run() itself is bounded by TIMEOUT; this only adds a margin.
+                results.add(run.get(TIMEOUT.toSeconds() + 20, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while running mqadmin", e);
+            } catch (ExecutionException e) {
+                throw new AssertionError("mqadmin run failed", e.getCause());
+            } catch (TimeoutException e) {
+                throw new AssertionError("mqadmin run did not finish", e);
+            }
+        }
+        return results;
     }
 
     private static String testClassPath() {

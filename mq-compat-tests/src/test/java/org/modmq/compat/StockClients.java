@@ -1,10 +1,13 @@
 package org.modmq.compat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -12,7 +15,9 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 
 /**
@@ -29,9 +34,17 @@ final class StockClients {
 
     /** A started producer in {@code group}. */
     static DefaultMQProducer producer(String namesrvAddr, String group) throws MQClientException {
+        return producer(namesrvAddr, group, instanceName("producer"));
+    }
+
+    /**
+     * A started producer in {@code group} with the given {@code instanceName}: stock clients of one
+     * JVM with the same instance name share one client instance (connections, name-server choice).
+     */
+    static DefaultMQProducer producer(String namesrvAddr, String group, String instanceName) throws MQClientException {
         DefaultMQProducer producer = new DefaultMQProducer(group);
         producer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
-        producer.setInstanceName(instanceName("producer"));
+        producer.setInstanceName(Objects.requireNonNull(instanceName, "instanceName"));
         producer.setPollNameServerInterval(1_000);
         producer.setSendMsgTimeout(5_000);
         producer.start();
@@ -44,9 +57,16 @@ final class StockClients {
      */
     static DefaultMQPushConsumer pushConsumer(String namesrvAddr, String group, String topic, String tagExpression,
                                               MessageModel model, Received received) throws MQClientException {
+        return pushConsumer(namesrvAddr, group, topic, tagExpression, model, received, instanceName("push"));
+    }
+
+    /** As {@link #pushConsumer(String, String, String, String, MessageModel, Received)}, with the given instance name. */
+    static DefaultMQPushConsumer pushConsumer(String namesrvAddr, String group, String topic, String tagExpression,
+                                              MessageModel model, Received received, String instanceName)
+            throws MQClientException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
-        consumer.setInstanceName(instanceName("push"));
+        consumer.setInstanceName(Objects.requireNonNull(instanceName, "instanceName"));
         consumer.setMessageModel(model);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPollNameServerInterval(1_000);
@@ -72,7 +92,32 @@ final class StockClients {
         return consumer;
     }
 
-    private static String instanceName(String role) {
+    /** A message with a tag, keys and a UTF-8 body. */
+    static Message message(String topic, String tag, String keys, String body) {
+        return new Message(topic, tag, keys, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Runs every shutdown at once, each on its own thread, and waits for all of them (bounded); see
+     * {@link ClientShutdowns}.
+     */
+    static void shutdownAll(Runnable... shutdowns) {
+        try (ClientShutdowns running = new ClientShutdowns()) {
+            for (Runnable shutdown : shutdowns) {
+                running.start(shutdown);
+            }
+        }
+    }
+
+    /** The queues of {@code topic} the consumer's rebalancing has assigned to it right now. */
+    static Set<MessageQueue> assignedQueues(DefaultMQPushConsumer consumer, String topic) {
+        return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet().stream()
+                .filter(queue -> queue.getTopic().equals(topic))
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** An instance name no other client of this JVM uses. */
+    static String instanceName(String role) {
         return "compat-" + role + "-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet();
     }
 
@@ -92,7 +137,7 @@ final class StockClients {
 
         /** Bodies as UTF-8 strings, in arrival order. */
         List<String> bodies() {
-            return messages.stream().map(message -> new String(message.getBody(), java.nio.charset.StandardCharsets.UTF_8))
+            return messages.stream().map(message -> new String(message.getBody(), StandardCharsets.UTF_8))
                     .toList();
         }
 
