@@ -6,8 +6,9 @@
  * <p>Modules use it as a {@code test}-scope dependency; the storage TCK, which is test code in
  * {@code src/main}, requires it at compile scope. Where the kit sits on the class path (in every
  * consumer's test run) a JUnit launcher session listener installs the check before any test class
- * loads; it is registered in {@code META-INF/services} only, because the launcher, which whatever
- * runs the tests provides, need not be a module when the kit is one.
+ * loads. It is declared both in {@code META-INF/services} (class path) and with {@code provides}
+ * (module path); the launcher module is only {@code requires static}, since whatever runs the tests
+ * brings it.
  */
 module org.modmq.testkit {
     requires transitive org.junit.jupiter.api;
@@ -15,4 +16,7 @@ module org.modmq.testkit {
     requires static org.junit.platform.launcher;
 
     exports org.modmq.testkit;
+
+    provides org.junit.platform.launcher.LauncherSessionListener
+            with org.modmq.testkit.launcher.LeakCheckSessionListener;
 }
