@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.junit.jupiter.api.AfterAll;
@@ -81,35 +81,36 @@ class BrokerOffsetsTest {
     }
 
     /**
-     * Consumes until {@code count} messages arrived and the group's committed offsets reached the
-     * queue ends (so nothing more can come), then stops the consumer: its shutdown unregisters it
-     * from the broker first and then spends seconds closing connections, so the rest of the shutdown
-     * runs in the background once the broker no longer lists the client.
+     * Consumes until {@code count} messages arrived and the consumer's offsets reached the queue ends
+     * (so nothing more can come), then stops the consumer, whose shutdown commits those offsets and
+     * unregisters it before it spends seconds closing connections; the rest of the shutdown runs in
+     * the background once the broker holds the offsets and no longer lists the client.
      */
     private List<String> consume(String topic, String group, int count) throws Exception {
         StockClients.Received received = new StockClients.Received();
         DefaultMQPushConsumer consumer = StockClients.pushConsumer(cluster.namesrvAddr(), group, topic, "*",
                 MessageModel.CLUSTERING, received);
         String clientId = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory().getClientId();
+        Map<MessageQueue, Long> ends = cluster.queueEnds(topic);
         try {
             Await.until(count + " messages for " + group, DELIVERY_TIMEOUT, () -> received.size() >= count);
-            Await.until(group + " offsets committed up to the end of " + topic, DELIVERY_TIMEOUT,
-                    () -> fullyCommitted(topic, group));
+            Await.until(group + " consumed to the end of " + topic, DELIVERY_TIMEOUT,
+                    () -> StockClients.consumedUpTo(consumer, ends));
         } finally {
             SHUTDOWNS.start(consumer::shutdown);
-            Await.until(clientId + " gone from " + group, DELIVERY_TIMEOUT, () -> !online(group, clientId));
         }
+        Await.until(group + " offsets committed up to the end of " + topic, DELIVERY_TIMEOUT,
+                () -> committed(group, topic).equals(ends));
+        Await.until(clientId + " gone from " + group, DELIVERY_TIMEOUT, () -> !online(group, clientId));
         assertThat(received.size()).isEqualTo(count);
         return received.bodies();
     }
 
-    private boolean fullyCommitted(String topic, String group) {
+    private Map<MessageQueue, Long> committed(String group, String topic) {
         try {
-            List<OffsetWrapper> queues = cluster.admin().ext().examineConsumeStats(group).getOffsetTable().entrySet()
-                    .stream().filter(entry -> entry.getKey().getTopic().equals(topic)).map(Map.Entry::getValue).toList();
-            return !queues.isEmpty() && queues.stream().allMatch(q -> q.getConsumerOffset() == q.getBrokerOffset());
+            return cluster.committedOffsets(group, topic);
         } catch (Exception e) {
-            return false;
+            return Map.of();
         }
     }
 

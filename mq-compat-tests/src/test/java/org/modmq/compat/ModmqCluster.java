@@ -3,6 +3,7 @@ package org.modmq.compat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -11,6 +12,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
@@ -150,6 +152,28 @@ final class ModmqCluster implements AutoCloseable {
             bodies.add(body);
         }
         return bodies;
+    }
+
+    /** The max offset (next offset to be written) of every queue of {@code topic}, from GET_TOPIC_STATS_INFO. */
+    Map<MessageQueue, Long> queueEnds(String topic) throws Exception {
+        Map<MessageQueue, Long> ends = new HashMap<>();
+        admin.ext().examineTopicStats(topic).getOffsetTable()
+                .forEach((queue, offset) -> ends.put(queue, offset.getMaxOffset()));
+        return ends;
+    }
+
+    /**
+     * The committed consumer offset of {@code group} for every queue of {@code topic} the broker
+     * reports (GET_CONSUME_STATS); empty while it reports none.
+     */
+    Map<MessageQueue, Long> committedOffsets(String group, String topic) throws Exception {
+        Map<MessageQueue, Long> committed = new HashMap<>();
+        admin.ext().examineConsumeStats(group).getOffsetTable().forEach((queue, offsets) -> {
+            if (queue.getTopic().equals(topic)) {
+                committed.put(queue, offsets.getConsumerOffset());
+            }
+        });
+        return committed;
     }
 
     /** The topic's route from the name servers, or null while there is none. */

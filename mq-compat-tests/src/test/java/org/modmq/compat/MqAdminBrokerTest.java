@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
@@ -117,27 +118,29 @@ class MqAdminBrokerTest {
         StockClients.Received received = new StockClients.Received();
         DefaultMQPushConsumer consumer = StockClients.pushConsumer(cluster.namesrvAddr(), "cg_progress", "ProgressTopic",
                 "*", MessageModel.CLUSTERING, received);
+        Map<MessageQueue, Long> ends = cluster.queueEnds("ProgressTopic");
         try {
             Await.until("8 messages", Duration.ofSeconds(30), () -> received.size() >= 8);
             assertThat(received.bodies()).containsExactlyInAnyOrderElementsOf(sent);
-            // The consumer commits every second; wait with the in-process admin, then run mqadmin once.
-            Await.until("cg_progress committed 4 + 4", Duration.ofSeconds(30), () -> committed("cg_progress",
-                    "ProgressTopic") == 8);
-            MqAdmin.Result progress = mqadmin("consumerProgress", "-g", "cg_progress");
-            assertThat(progress.exitStatus()).as(progress.output()).isZero();
-            assertThat(progress.output()).contains("Diff Total: 0");
-            // #Topic #Broker Name #QID #Broker Offset #Consumer Offset #Diff ...
-            List<String[]> queueLines = progress.lines().stream().filter(line -> line.startsWith("ProgressTopic "))
-                    .map(line -> line.split("\\s+")).toList();
-            assertThat(queueLines).as(progress.output()).hasSize(2).allSatisfy(columns -> {
-                assertThat(columns[1]).isEqualTo(cluster.brokerName());
-                assertThat(columns[3]).as("broker offset").isEqualTo("4");
-                assertThat(columns[4]).as("consumer offset").isEqualTo("4");
-                assertThat(columns[5]).as("diff").isEqualTo("0");
-            });
+            Await.until("cg_progress consumed 4 + 4", Duration.ofSeconds(30), () -> StockClients.consumedUpTo(consumer, ends));
         } finally {
+            // Its shutdown commits the offsets at once (the periodic commit starts only 10 s after start).
             SHUTDOWNS.start(consumer::shutdown);
         }
+        Await.until("cg_progress committed 4 + 4", Duration.ofSeconds(30), () -> committed("cg_progress",
+                "ProgressTopic") == 8);
+        MqAdmin.Result progress = mqadmin("consumerProgress", "-g", "cg_progress");
+        assertThat(progress.exitStatus()).as(progress.output()).isZero();
+        assertThat(progress.output()).contains("Diff Total: 0");
+        // #Topic #Broker Name #QID #Broker Offset #Consumer Offset #Diff ...
+        List<String[]> queueLines = progress.lines().stream().filter(line -> line.startsWith("ProgressTopic "))
+                .map(line -> line.split("\\s+")).toList();
+        assertThat(queueLines).as(progress.output()).hasSize(2).allSatisfy(columns -> {
+            assertThat(columns[1]).isEqualTo(cluster.brokerName());
+            assertThat(columns[3]).as("broker offset").isEqualTo("4");
+            assertThat(columns[4]).as("consumer offset").isEqualTo("4");
+            assertThat(columns[5]).as("diff").isEqualTo("0");
+        });
     }
 
     /** The sum of the group's consumer offsets over the topic's queues, or -1 while unknown. */

@@ -3,6 +3,7 @@ package org.modmq.compat;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,6 +13,8 @@ import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.store.OffsetStore;
+import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -114,6 +117,17 @@ final class StockClients {
         return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet().stream()
                 .filter(queue -> queue.getTopic().equals(topic))
                 .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * Whether the consumer has consumed every queue in {@code ends} up to the given offset: its
+     * in-memory offset (what its next commit sends) equals the end. The stock client commits
+     * periodically only from 10 s after start; its {@code shutdown()} commits these offsets at once.
+     */
+    static boolean consumedUpTo(DefaultMQPushConsumer consumer, Map<MessageQueue, Long> ends) {
+        OffsetStore offsets = consumer.getDefaultMQPushConsumerImpl().getOffsetStore();
+        return !ends.isEmpty() && ends.entrySet().stream()
+                .allMatch(end -> offsets.readOffset(end.getKey(), ReadOffsetType.READ_FROM_MEMORY) == end.getValue());
     }
 
     /** An instance name no other client of this JVM uses. */
