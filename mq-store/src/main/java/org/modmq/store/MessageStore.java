@@ -34,7 +34,6 @@ import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.log.AppendResult;
 import org.modmq.store.queue.ConsumeQueue;
 import org.modmq.store.queue.ConsumeQueueEntry;
-import org.modmq.store.recovery.Checkpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +58,7 @@ public final class MessageStore implements AutoCloseable {
     private final MessageReader reader;
     private final ReplicatedLog replicatedLog;
     private final ScheduledFuture<?> maintenance;
+    private final ScheduledFuture<?> logicsFlush;
     private final StorageBackend ownedBackend;
     private volatile long lastStoreTimestamp;
     private volatile boolean closed;
@@ -71,6 +71,9 @@ public final class MessageStore implements AutoCloseable {
         this.reader = new MessageReader(parts.log(), parts.queues());
         this.replicatedLog = new StoreReplicatedLog(parts.log(), parts.queues(), parts.dispatch());
         this.maintenance = context.scheduler().scheduleWithFixedDelay(this::runMaintenance, 10, 10, TimeUnit.SECONDS);
+        long logicsPeriod = parts.config().values().longValue("flushIntervalConsumeQueue", 1000);
+        this.logicsFlush = context.scheduler().scheduleWithFixedDelay(this::flushLogics, logicsPeriod, logicsPeriod,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -300,14 +303,27 @@ public final class MessageStore implements AutoCloseable {
         return parts.retention().diskFull();
     }
 
-    /** One retention and checkpoint pass (the scheduler runs it every 10 s). */
+    /** One retention pass (the scheduler runs it every 10 s). */
     void runMaintenance() {
         try {
             parts.retention().doWork();
-            parts.writeCheckpoint(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp,
-                    parts.log().durableOffset(), parts.log().maxOffset()));
         } catch (StorageException | IllegalStateException e) {
             LOG.error("maintenance failed", e);
+        }
+    }
+
+    /**
+     * Forces ConsumeQueues and index and writes the checkpoint (every {@code flushIntervalConsumeQueue}
+     * ms, default 1000, as RocketMQ flushes its queues).
+     */
+    synchronized void flushLogics() {
+        if (closed) {
+            return;
+        }
+        try {
+            parts.flushLogics(lastStoreTimestamp);
+        } catch (StorageException | IllegalStateException e) {
+            LOG.error("ConsumeQueue and index flush failed", e);
         }
     }
 
@@ -319,6 +335,7 @@ public final class MessageStore implements AutoCloseable {
         }
         closed = true;
         maintenance.cancel(false);
+        logicsFlush.cancel(false);
         flush.close();
         parts.closeCleanly(lastStoreTimestamp);
         if (ownedBackend != null) {

@@ -42,7 +42,8 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
                 config.maxHashSlotNum(), config.maxIndexNum());
         try {
             boolean abnormal = abort.exists();
-            RecoveryOutcome outcome = new CommitLogRecovery(log).recover(abnormal, checkpointFile.read());
+            Checkpoint saved = checkpointFile.read();
+            RecoveryOutcome outcome = new CommitLogRecovery(log).recover(abnormal, saved);
             queues.load();
             for (ConsumeQueue queue : queues.all()) {
                 queue.truncateTo(outcome.end());
@@ -50,8 +51,11 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             }
             index.load();
             index.resumeBelow(outcome.end());
-            DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(),
-                    outcome.verifiedFrom()));
+            // After a crash, queue and index entries written after their last force may be gone (the direct
+            // backend keeps unforced bytes in process memory): re-dispatch from the last logics force at the latest.
+            long dispatchFrom = abnormal ? Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset())
+                    : outcome.verifiedFrom();
+            DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom));
             dispatch.doWork();
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),
@@ -69,8 +73,16 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         }
     }
 
-    void writeCheckpoint(Checkpoint value) {
-        checkpoint.write(value);
+    /**
+     * Forces ConsumeQueues and index up to what is dispatched now and records that offset in the
+     * checkpoint, so a crash re-dispatches at most what came after it. Runs beside the writer.
+     */
+    void flushLogics(long lastStoreTimestamp) {
+        long dispatched = dispatch.dispatchedOffset();
+        queues.flushAll();
+        index.flush();
+        checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp,
+                log.durableOffset(), log.maxOffset(), dispatched));
     }
 
     /** After the flush policy is closed: force queues and index, write the checkpoint, remove abort. */
@@ -83,7 +95,8 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         index.close();
         queues.close();
         log.close();
-        checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp, end, confirmed));
+        checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp, end, confirmed,
+                confirmed));
         abort.delete();
     }
 }

@@ -186,6 +186,76 @@ class MessageStoreTest {
     }
 
     @Test
+    void crashRebuildsQueueEntriesWrittenAfterTheirLastForce() throws Exception {
+        Path forced = Files.createTempDirectory(root.getParent(), "forced-queues");
+        List<String> bodies = new ArrayList<>();
+        long logicsForced;
+        try (MessageStore store = open()) {
+            for (int i = 0; i < 20; i++) {
+                bodies.add("early-" + i);
+                put(store, "T", 0, bodies.get(i), null, null);
+            }
+            store.flushLogics();
+            logicsForced = store.getCommitLogMaxOffset();
+            copyTree(root.resolve("consumequeue"), forced.resolve("consumequeue"));
+            copyTree(root.resolve("index"), forced.resolve("index"));
+            String padding = "x".repeat(4000);
+            for (int i = 0; i < 100; i++) {
+                bodies.add("late-" + i + padding);
+                put(store, "T", 0, bodies.get(bodies.size() - 1), null, null);
+            }
+            assertThat(store.getCommitLogMaxOffset()).isGreaterThan(5 * 65536L);
+        }
+        // A crash after the CommitLog was forced to its end but the queues and index only up to the last
+        // logics force: their later entries never reached the disk.
+        deleteTree(root.resolve("consumequeue"));
+        deleteTree(root.resolve("index"));
+        copyTree(forced.resolve("consumequeue"), root.resolve("consumequeue"));
+        copyTree(forced.resolve("index"), root.resolve("index"));
+        var checkpoint = new org.modmq.store.recovery.CheckpointFile(root.resolve("checkpoint"));
+        var clean = checkpoint.read();
+        checkpoint.write(new org.modmq.store.recovery.Checkpoint(clean.physicMsgTimestamp(),
+                clean.logicsMsgTimestamp(), clean.indexMsgTimestamp(), clean.masterFlushedOffset(),
+                clean.confirmPhyOffset(), logicsForced));
+        Files.createFile(root.resolve("abort"));
+
+        try (MessageStore store = open()) {
+            assertThat(store.recoveryReport().abnormal()).isTrue();
+            assertThat(store.getMaxOffsetInQueue("T", 0)).isEqualTo(120);
+            List<String> read = new ArrayList<>();
+            long offset = 0;
+            while (offset < 120) {
+                try (GetMessageResult result = store.getMessages("T", 0, offset, 32, t -> true, 1 << 20)) {
+                    result.messages().forEach(record -> read.add(body(record)));
+                    offset = result.nextBeginOffset();
+                }
+            }
+            assertThat(read).isEqualTo(bodies);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    @Test
     void deletesExpiredSegmentsAndRefusesWritesWhenDiskIsFull() throws Exception {
         try (MessageStore store = open()) {
             while (store.getCommitLogMaxOffset() < 3 * 65536L) {

@@ -261,6 +261,13 @@ public final class ConsumeQueue implements AutoCloseable {
 
 
     /** Forces the queue's files and closes them. Idempotent. */
+    /** Forces every entry written so far. May run while the dispatcher appends. */
+    public void flush() {
+        if (!files.isEmpty()) {
+            files.flushAll();
+        }
+    }
+
     @Override
     public void close() {
         if (!files.isEmpty()) {

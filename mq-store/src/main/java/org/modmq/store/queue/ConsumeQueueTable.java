@@ -65,6 +65,11 @@ public final class ConsumeQueueTable implements AutoCloseable {
                 ConsumeQueue.fileCapacity(entriesPerSegment))));
     }
 
+    /** Forces every queue's entries written so far. */
+    public void flushAll() {
+        queues.values().forEach(ConsumeQueue::flush);
+    }
+
     public Collection<ConsumeQueue> all() {
         return List.copyOf(queues.values());
     }

@@ -1,16 +1,20 @@
 package org.modmq.store.recovery;
 
 /**
- * The {@code checkpoint} file's fields (RocketMQ layout: five int64 at the start of the file).
+ * The {@code checkpoint} file's fields: RocketMQ's five int64 at the start of the file, then one of
+ * modmq's own (RocketMQ reads only the first five).
  *
  * @param physicMsgTimestamp store time of the newest record in the CommitLog
  * @param logicsMsgTimestamp store time of the newest record dispatched to a ConsumeQueue
  * @param indexMsgTimestamp store time of the newest indexed record
  * @param masterFlushedOffset CommitLog offset below which everything was durable
  * @param confirmPhyOffset CommitLog end at the time of writing (trusted after a clean close)
+ * @param logicsFlushedOffset CommitLog offset below which every ConsumeQueue and index entry was forced
+ *     to disk; recovery after a crash re-dispatches from here at the latest (0 when unknown)
  */
 public record Checkpoint(long physicMsgTimestamp, long logicsMsgTimestamp, long indexMsgTimestamp,
-                         long masterFlushedOffset, long confirmPhyOffset) {
+                         long masterFlushedOffset, long confirmPhyOffset,
+                         long logicsFlushedOffset) {
 
-    public static final Checkpoint EMPTY = new Checkpoint(0, 0, 0, 0, 0);
+    public static final Checkpoint EMPTY = new Checkpoint(0, 0, 0, 0, 0, 0);
 }

@@ -11,8 +11,8 @@ import java.util.Objects;
 import org.modmq.api.spi.storage.StorageException;
 
 /**
- * Reads and writes {@code <root>/checkpoint}: a 4096-byte file whose first 40 bytes are the five int64
- * of {@link Checkpoint}. Written to a temporary file, forced, then renamed over the old one.
+ * Reads and writes {@code <root>/checkpoint}: a 4096-byte file whose first 48 bytes are the six int64
+ * of {@link Checkpoint} (RocketMQ's five, then modmq's logics flushed offset). Written to a temporary file, forced, then renamed over the old one.
  * Thread-safe (synchronized writes).
  */
 public final class CheckpointFile {
@@ -34,7 +34,8 @@ public final class CheckpointFile {
             if (bytes.remaining() < 40) {
                 return Checkpoint.EMPTY;
             }
-            return new Checkpoint(bytes.getLong(), bytes.getLong(), bytes.getLong(), bytes.getLong(), bytes.getLong());
+            return new Checkpoint(bytes.getLong(), bytes.getLong(), bytes.getLong(), bytes.getLong(), bytes.getLong(),
+                    bytes.getLong());
         } catch (IOException e) {
             throw new StorageException("cannot read " + file, e);
         }
@@ -45,7 +46,7 @@ public final class CheckpointFile {
         ByteBuffer bytes = ByteBuffer.allocate(SIZE);
         bytes.putLong(checkpoint.physicMsgTimestamp()).putLong(checkpoint.logicsMsgTimestamp())
                 .putLong(checkpoint.indexMsgTimestamp()).putLong(checkpoint.masterFlushedOffset())
-                .putLong(checkpoint.confirmPhyOffset()).clear();
+                .putLong(checkpoint.confirmPhyOffset()).putLong(checkpoint.logicsFlushedOffset()).clear();
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             while (bytes.hasRemaining()) {

@@ -8,7 +8,9 @@ import java.nio.file.Path;
  * position and deterministic close and delete. Positions are byte offsets from the start of the
  * file, in {@code [0, capacity]}.
  *
- * <p>Threads: one writer at a time ({@link #write}, {@link #flush}); any number of concurrent readers.
+ * <p>Threads: one writer at a time ({@link #write}); one flusher ({@link #flush}) that may run at the
+ * same time as the writer (a flush policy forces while the log appends); any number of concurrent
+ * readers.
  * A reader may read bytes another thread wrote once it has learnt of the write through a
  * happens-before edge of its own (for example a volatile max offset published after the write).
  *
