@@ -61,7 +61,22 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         }
         int ratio = reader.intIn("diskMaxUsedSpaceRatio", 75, 10, 95);
         int maxSize = reader.intIn("maxMessageSize", 4 * 1024 * 1024, 1, 64 * 1024 * 1024);
+        readPassThroughKeys(reader);
         return new StoreKeysConfig(root, commitLog, commitLogSize, cqSize, backend, flush, syncTimeout, interval,
                 leastPages, reserved, deleteWhen, ratio, maxSize);
+    }
+
+    /**
+     * Keys the store and the bundled storage plugins read themselves from the raw values: checked here so
+     * a bad value fails at start-up with the file named, and listed as known keys.
+     */
+    private static void readPassThroughKeys(ConfigReader reader) {
+        reader.longIn("flushIntervalConsumeQueue", 1_000, 1, 600_000);
+        reader.doubleIn("diskSpaceWarningLevelRatio", 0.90, 0.10, 0.99);
+        reader.intIn("maxHashSlotNum", 5_000_000, 1, Integer.MAX_VALUE);
+        reader.intIn("maxIndexNum", 20_000_000, 1, Integer.MAX_VALUE);
+        reader.bool("warmMapedFileEnable", false);
+        reader.longIn("directWriteBufferBytes", 4L * 1024 * 1024, 4096, Integer.MAX_VALUE);
+        reader.longIn("directReadCacheBytes", 8L * 1024 * 1024, 0, Integer.MAX_VALUE);
     }
 }

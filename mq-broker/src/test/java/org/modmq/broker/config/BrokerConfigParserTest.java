@@ -112,6 +112,17 @@ class BrokerConfigParserTest {
     }
 
     @Test
+    void acceptsKeysTheStoreAndItsPluginsReadWithoutWarning() throws IOException {
+        Path file = write("flushIntervalConsumeQueue=500\nmaxHashSlotNum=1000\nmaxIndexNum=4000\n"
+                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\ndirectWriteBufferBytes=8192\n");
+        BrokerConfig config = BrokerConfigParser.parse(file);
+        assertThat(config.warnings()).isEmpty();
+        assertThat(config.raw().intValue("maxHashSlotNum", 0)).isEqualTo(1000);
+        assertBad("flushIntervalConsumeQueue=0\n", "flushIntervalConsumeQueue=0");
+        assertBad("warmMapedFileEnable=maybe\n", "warmMapedFileEnable=maybe");
+    }
+
+    @Test
     void rejectsBadValuesNamingKeyFileAndAllowedValues() throws IOException {
         assertBad("listenPort=abc\n", "listenPort=abc", "[0, 65535]");
         assertBad("listenPort=70000\n", "listenPort=70000", "[0, 65535]");
