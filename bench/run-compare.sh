@@ -38,6 +38,8 @@ NAMESRV_HEAP=${BENCH_NAMESRV_HEAP:--Xms256m -Xmx256m}
 BROKERS=${BENCH_BROKERS:-modmq rocketmq}           # subset to run, e.g. "rocketmq"
 START_TIMEOUT=${BENCH_START_TIMEOUT:-120}          # seconds for a broker to take its first send
 KEEP=${BENCH_KEEP:-0}                              # 1 keeps the temp folder (logs, stores)
+MODMQ_EXTRA_OPTS=${BENCH_MODMQ_JAVA_OPTS:-}        # extra JVM options of the modmq broker, e.g. JFR
+RMQ_EXTRA_OPTS=${BENCH_ROCKETMQ_JAVA_OPTS:-}       # extra JVM options of the RocketMQ broker
 JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
 DIST=${MODMQ_DIST:-$(ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null | head -n 1)}
 DIST=${DIST%/}
@@ -198,12 +200,12 @@ EOF
     launched=$(now_ms)
     case "$kind" in
         modmq)
-            MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$HEAP" JAVA_OPTS="-Duser.home=$dir/home" \
+            MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$HEAP" JAVA_OPTS="-Duser.home=$dir/home $MODMQ_EXTRA_OPTS" \
                 "$DIST/bin/mqbroker" -c "$dir/broker.conf" >"$dir/logs/broker.out" 2>&1 &
             ;;
         rocketmq)
             # shellcheck disable=SC2086
-            ROCKETMQ_HOME="$dir/home" java $HEAP -Duser.home="$dir/home" -Drocketmq.home.dir="$dir/home" \
+            ROCKETMQ_HOME="$dir/home" java $HEAP $RMQ_EXTRA_OPTS -Duser.home="$dir/home" -Drocketmq.home.dir="$dir/home" \
                 -cp "$RMQ_LIB/*" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" \
                 >"$dir/logs/broker.out" 2>&1 &
             ;;

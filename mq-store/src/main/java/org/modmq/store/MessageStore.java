@@ -138,19 +138,30 @@ public final class MessageStore implements AutoCloseable {
      * Stores a batch of one topic-queue with consecutive queue offsets, all or nothing. The future
      * completes with PUT_OK, FLUSH_DISK_TIMEOUT (stored, not forced in time), or a status saying why
      * nothing was stored (MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED, DISK_FULL, SERVICE_NOT_AVAILABLE,
-     * UNKNOWN_ERROR).
+     * UNKNOWN_ERROR). The same as {@code append(messages).durable()}.
      */
     public CompletableFuture<PutResult> putMessages(List<BrokerMessage> messages) {
+        return append(messages).durable();
+    }
+
+    /**
+     * Stores a batch like {@link #putMessages} and returns at once with the append's outcome (offsets,
+     * message ids) and, separately, the future of its durability under the flush policy. A caller that
+     * answers before durability (a producer's {@code WAIT=false}) uses {@link AppendedPut#appended()};
+     * one that must not acknowledge before the force waits for {@link AppendedPut#durable()}.
+     * Thread-safe; the records are dispatched (readable) when this returns.
+     */
+    public AppendedPut append(List<BrokerMessage> messages) {
         if (closed) {
-            return CompletableFuture.completedFuture(PutResult.failed(PutStatus.SERVICE_NOT_AVAILABLE, "store closed"));
+            return failed(PutStatus.SERVICE_NOT_AVAILABLE, "store closed");
         }
         if (parts.retention().diskFull()) {
-            return CompletableFuture.completedFuture(PutResult.failed(PutStatus.DISK_FULL,
-                    "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio()));
+            return failed(PutStatus.DISK_FULL,
+                    "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio());
         }
         AppendResult appended = parts.log().appendBatch(messages);
         if (!appended.ok()) {
-            return CompletableFuture.completedFuture(PutResult.failed(appended.status(), appended.detail()));
+            return failed(appended.status(), appended.detail());
         }
         lastStoreTimestamp = appended.storeTimestamp();
         parts.dispatch().doWork();
@@ -158,18 +169,27 @@ public final class MessageStore implements AutoCloseable {
         for (int i = 0; i < appended.count(); i++) {
             ids.add(MessageIds.offsetMsgId(messages.get(i).storeHost(), appended.recordOffsets().get(i)));
         }
-        return flush.appended(appended.endOffset()).handle((durable, failure) -> {
-            PutStatus status = PutStatus.PUT_OK;
-            String detail = "";
-            if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                status = cause instanceof PutStatusException put ? put.status() : PutStatus.UNKNOWN_ERROR;
-                detail = String.valueOf(cause.getMessage());
+        PutResult stored = new PutResult(PutStatus.PUT_OK, appended.commitLogOffset(), appended.size(),
+                appended.queueOffset(), appended.count(), appended.storeTimestamp(), ids, "");
+        CompletableFuture<Long> flushed = flush.appended(appended.endOffset());
+        if (flushed.isDone() && !flushed.isCompletedExceptionally()) {
+            return new AppendedPut(stored, CompletableFuture.completedFuture(stored));
+        }
+        return new AppendedPut(stored, flushed.handle((durable, failure) -> {
+            if (failure == null) {
+                return stored;
             }
-            return new PutResult(status, appended.commitLogOffset(), appended.size(), appended.queueOffset(),
-                    appended.count(), appended.storeTimestamp(), ids, detail);
-        });
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            PutStatus status = cause instanceof PutStatusException put ? put.status() : PutStatus.UNKNOWN_ERROR;
+            return new PutResult(status, stored.commitLogOffset(), stored.size(), stored.queueOffset(),
+                    stored.count(), stored.storeTimestamp(), stored.msgIds(), String.valueOf(cause.getMessage()));
+        }));
+    }
+
+    private static AppendedPut failed(PutStatus status, String detail) {
+        PutResult result = PutResult.failed(status, detail);
+        return new AppendedPut(result, CompletableFuture.completedFuture(result));
     }
 
     /**

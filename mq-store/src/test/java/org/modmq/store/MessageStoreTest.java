@@ -290,4 +290,98 @@ class MessageStoreTest {
             assertThat(put(store, "T", 0, "a", null, null).status()).isEqualTo(PutStatus.PUT_OK);
         }
     }
+
+    @Test
+    void appendAnswersOffsetsBeforeTheForceAndDurableAfterIt() throws Exception {
+        HeldFlushPolicy held = new HeldFlushPolicy();
+        try (MessageStore store = MessageStore.open(StoreConfig.from(ConfigValues.of(java.util.Map.of(
+                        "mappedFileSizeCommitLog", "65536", "maxHashSlotNum", "64", "maxIndexNum", "100")), root),
+                backend, held.provider(), new PluginContext(clock, scheduler, ByteBufAllocator.DEFAULT, root),
+                usage::get)) {
+            AppendedPut first = store.append(List.of(TestMessages.message("T", 0, "a", null, null)));
+            AppendedPut second = store.append(List.of(TestMessages.message("T", 0, "b", null, null),
+                    TestMessages.message("T", 0, "c", null, null)));
+            assertThat(first.stored()).isTrue();
+            assertThat(first.appended().status()).isEqualTo(PutStatus.PUT_OK);
+            assertThat(first.appended().commitLogOffset()).isZero();
+            assertThat(second.appended().commitLogOffset()).isEqualTo(first.appended().endOffset());
+            assertThat(second.appended().queueOffset()).isEqualTo(1);
+            assertThat(second.appended().msgIds()).hasSize(2);
+            assertThat(store.getMaxOffsetInQueue("T", 0)).isEqualTo(3);
+            assertThat(first.durable()).isNotDone();
+            assertThat(second.durable()).isNotDone();
+
+            held.pending.get(0).complete(first.appended().endOffset());
+            assertThat(first.durable().get(10, TimeUnit.SECONDS)).isEqualTo(first.appended());
+            held.pending.get(1).completeExceptionally(new org.modmq.api.message.PutStatusException(
+                    PutStatus.FLUSH_DISK_TIMEOUT, "late"));
+            PutResult late = second.durable().get(10, TimeUnit.SECONDS);
+            assertThat(late.status()).isEqualTo(PutStatus.FLUSH_DISK_TIMEOUT);
+            assertThat(late.commitLogOffset()).isEqualTo(second.appended().commitLogOffset());
+            assertThat(late.msgIds()).isEqualTo(second.appended().msgIds());
+
+            store.close();
+            AppendedPut refused = store.append(List.of(TestMessages.message("T", 0, "d", null, null)));
+            assertThat(refused.stored()).isFalse();
+            assertThat(refused.durable().get()).isSameAs(refused.appended());
+        }
+    }
+
+    @Test
+    void indexQueriesSurviveReopenAndMaintenance() throws Exception {
+        try (MessageStore store = open()) {
+            for (int i = 0; i < 30; i++) {
+                put(store, "T", 0, "m" + i, null, "k" + (i % 5));
+            }
+            store.runMaintenance();
+            put(store, "T", 0, "late", null, "k1");
+        }
+        try (MessageStore store = open();
+             QueryMessageResult result = store.queryMessage("T", "k1", 100, 0, Long.MAX_VALUE)) {
+            assertThat(result.messages()).hasSize(7);
+            assertThat(body(result.messages().get(0))).isEqualTo("late");
+        }
+    }
+
+    /** A flush policy whose futures the test completes. */
+    private static final class HeldFlushPolicy implements org.modmq.api.spi.flush.FlushPolicy {
+
+        final List<java.util.concurrent.CompletableFuture<Long>> pending = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        org.modmq.api.spi.flush.FlushPolicyProvider provider() {
+            return new org.modmq.api.spi.flush.FlushPolicyProvider() {
+                @Override
+                public String name() {
+                    return "HELD";
+                }
+
+                @Override
+                public org.modmq.api.spi.flush.FlushPolicy create(ConfigValues config,
+                                                                  org.modmq.api.spi.flush.FlushContext context) {
+                    return HeldFlushPolicy.this;
+                }
+            };
+        }
+
+        @Override
+        public String name() {
+            return "HELD";
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Long> appended(long endOffset) {
+            java.util.concurrent.CompletableFuture<Long> future = new java.util.concurrent.CompletableFuture<>();
+            pending.add(future);
+            return future;
+        }
+
+        @Override
+        public boolean synchronous() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
 }

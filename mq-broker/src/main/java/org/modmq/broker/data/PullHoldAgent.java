@@ -36,6 +36,10 @@ final class PullHoldAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PullHoldAgent.class);
     private static final long SWEEP_MILLIS = 100;
 
+    /** A held pull's queue; a record so that a wake-up for each dispatch builds no string. */
+    private record QueueKey(String topic, int queueId) {
+    }
+
     /** One held pull. */
     private record Held(RemotingChannel channel, RemotingCommand request, long offset, long deadlineMillis,
                         CompletableFuture<RemotingCommand> answer) {
@@ -45,7 +49,7 @@ final class PullHoldAgent implements AutoCloseable {
     private final int maxHeld;
     private final ToLongBiFunction<String, Integer> maxOffset;
     private final BiFunction<RemotingChannel, RemotingCommand, CompletableFuture<RemotingCommand>> rerun;
-    private final Map<String, Queue<Held>> held = new ConcurrentHashMap<>();
+    private final Map<QueueKey, Queue<Held>> held = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
     private final ExecutorService wakeups;
     private final ScheduledFuture<?> sweep;
@@ -150,8 +154,8 @@ final class PullHoldAgent implements AutoCloseable {
         }
     }
 
-    private static String key(String topic, int queueId) {
-        return topic + '@' + queueId;
+    private static QueueKey key(String topic, int queueId) {
+        return new QueueKey(topic, queueId);
     }
 
     @Override

@@ -85,10 +85,9 @@ public final class SendMessageProcessor implements RequestProcessor {
                 dlq = true;
             }
         }
-        List<BrokerMessage> messages = build(channel, entries, header, targetTopic, queueId, dlq);
-        boolean waitStore = !"false".equals(MessageProperties.decode(messages.get(0).properties())
-                .get(MessageProperties.WAIT));
-        return path.writer().write(messages, waitStore).thenApply(result -> {
+        Built built = build(channel, entries, header, targetTopic, queueId, dlq);
+        List<BrokerMessage> messages = built.messages();
+        return path.writer().write(messages, built.waitStore()).thenApply(result -> {
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }
@@ -155,17 +154,27 @@ public final class SendMessageProcessor implements RequestProcessor {
         return entries;
     }
 
-    private List<BrokerMessage> build(RemotingChannel channel, List<BatchBodyDecoder.Entry> entries,
-                                      SendHeader header, String topic, int queueId, boolean dlq) {
+    /** The messages to store and whether the first one asks the answer to wait for the store. */
+    private record Built(List<BrokerMessage> messages, boolean waitStore) {
+    }
+
+    private Built build(RemotingChannel channel, List<BatchBodyDecoder.Entry> entries,
+                        SendHeader header, String topic, int queueId, boolean dlq) {
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
+        boolean waitStore = true;
         for (BatchBodyDecoder.Entry entry : entries) {
             // The batch's own properties come after the message's, so the batch-level UNIQ_KEY and WAIT win.
             Map<String, String> properties = MessageProperties.decode(entry.properties() + header.properties());
             if (dlq) {
                 properties.remove(MessageProperties.DELAY);
             }
+            if (messages.isEmpty()) {
+                waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
+            }
             String encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
-            if (encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PROPERTIES_BYTES) {
+            // A UTF-16 unit never takes more than 3 UTF-8 bytes: only long strings need the exact count.
+            if (encoded.length() * 3L > MAX_PROPERTIES_BYTES
+                    && encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PROPERTIES_BYTES) {
                 throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message properties are longer than "
                         + MAX_PROPERTIES_BYTES + " bytes");
             }
@@ -173,6 +182,6 @@ public final class SendMessageProcessor implements RequestProcessor {
                     header.bornTimestamp(), channel.remoteAddress(), path.storeHost(channel), header.sysFlag(),
                     header.reconsumeTimes(), 0));
         }
-        return messages;
+        return new Built(messages, waitStore);
     }
 }

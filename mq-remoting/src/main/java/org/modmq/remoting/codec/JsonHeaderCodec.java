@@ -1,7 +1,9 @@
 package org.modmq.remoting.codec;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.NumberInput;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
@@ -55,41 +57,78 @@ public final class JsonHeaderCodec {
     }
 
     /**
-     * Decodes a header that occupies exactly the readable bytes of {@code header}.
+     * Decodes a header that occupies exactly the readable bytes of {@code header}. Streams the tokens
+     * (no tree): this runs for every request of a JSON client.
      *
      * @throws RemotingFrameException when it is not a JSON object
      */
     public static RemotingCommand decode(ByteBuf header) {
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(new ByteBufInputStream(header));
+        try (JsonParser json = Json.mapper().createParser((java.io.InputStream) new ByteBufInputStream(header))) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                throw new RemotingFrameException("JSON header is not an object");
+            }
+            RemotingCommand command = RemotingCommand.decoded().setSerializeType(SerializeType.JSON);
+            int code = 0;
+            int version = 0;
+            int opaque = 0;
+            int flag = 0;
+            String language = null;
+            for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
+                JsonToken token = json.nextToken();
+                switch (name) {
+                    case "code" -> code = intOf(json, token);
+                    case "version" -> version = intOf(json, token);
+                    case "opaque" -> opaque = intOf(json, token);
+                    case "flag" -> flag = intOf(json, token);
+                    case "language" -> language = token == JsonToken.VALUE_NULL ? null : textOf(json, token);
+                    case "remark" -> command.setRemark(token == JsonToken.VALUE_NULL ? null : textOf(json, token));
+                    case "extFields" -> readExtFields(json, token, command);
+                    default -> json.skipChildren();
+                }
+            }
+            return command.setCode(code).setLanguage(LanguageCode.fromName(language)).setVersion(version)
+                    .setOpaque(opaque).setFlag(flag);
         } catch (IOException e) {
             String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
             throw new RemotingFrameException("undecodable JSON header: " + reason, e);
         }
-        if (root == null || !root.isObject()) {
-            throw new RemotingFrameException("JSON header is not an object");
+    }
+
+    private static void readExtFields(JsonParser json, JsonToken token, RemotingCommand command) throws IOException {
+        if (token != JsonToken.START_OBJECT) {
+            json.skipChildren();
+            return;
         }
-        RemotingCommand command = RemotingCommand.decoded()
-                .setCode(root.path("code").asInt())
-                .setLanguage(LanguageCode.fromName(root.path("language").asText(null)))
-                .setVersion(root.path("version").asInt())
-                .setOpaque(root.path("opaque").asInt())
-                .setFlag(root.path("flag").asInt())
-                .setSerializeType(SerializeType.JSON);
-        JsonNode remark = root.get("remark");
-        if (remark != null && !remark.isNull()) {
-            command.setRemark(remark.asText());
-        }
-        JsonNode fields = root.get("extFields");
-        if (fields != null && fields.isObject()) {
-            for (Map.Entry<String, JsonNode> field : fields.properties()) {
-                if (!field.getValue().isNull()) {
-                    command.putExtField(field.getKey(), field.getValue().isValueNode()
-                            ? field.getValue().asText() : field.getValue().toString());
-                }
+        for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
+            JsonToken value = json.nextToken();
+            if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                command.putExtField(name, json.readValueAsTree().toString());
+            } else if (value != JsonToken.VALUE_NULL) {
+                command.putExtField(name, json.getText());
             }
         }
-        return command;
+    }
+
+    /** Like a tree node's {@code asInt()}: numbers truncated, numeric text parsed, true is 1, else 0. */
+    private static int intOf(JsonParser json, JsonToken token) throws IOException {
+        return switch (token) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> json.getNumberValue().intValue();
+            case VALUE_STRING -> NumberInput.parseAsInt(json.getText().trim(), 0);
+            case VALUE_TRUE -> 1;
+            case START_OBJECT, START_ARRAY -> {
+                json.skipChildren();
+                yield 0;
+            }
+            default -> 0;
+        };
+    }
+
+    /** Like a tree node's {@code asText()}: a value's text, empty for a container. */
+    private static String textOf(JsonParser json, JsonToken token) throws IOException {
+        if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+            json.skipChildren();
+            return "";
+        }
+        return json.getText();
     }
 }

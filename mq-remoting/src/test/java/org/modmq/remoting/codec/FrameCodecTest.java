@@ -97,6 +97,20 @@ class FrameCodecTest {
     }
 
     @Test
+    void jsonHeaderKeepsNestedExtFieldsAsJsonAndReadsNumbersFromText() {
+        String header = "{code:'12',extFields:{nested:{\"x\":[1,2]},none:null,last:'a',last:'b',},opaque:7.9,"
+                + "remark:null,\"flag\":\"1\",other:{\"deep\":{}}}";
+        channel.writeInbound(jsonFrame(header, ""));
+        RemotingCommand command = channel.readInbound();
+        assertThat(command.code()).isEqualTo(12);
+        assertThat(command.opaque()).isEqualTo(7);
+        assertThat(command.isResponse()).isTrue();
+        assertThat(command.remark()).isNull();
+        assertThat(command.extFields()).containsEntry("nested", "{\"x\":[1,2]}").containsEntry("last", "b")
+                .doesNotContainKey("none");
+    }
+
+    @Test
     void encodesJsonLikeTheObservedResponse() {
         RemotingCommand command = RemotingCommand.decoded().setOpaque(1).setFlag(1);
         String hex = encode(command);

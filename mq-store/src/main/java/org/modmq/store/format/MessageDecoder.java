@@ -93,7 +93,9 @@ public final class MessageDecoder {
         String properties = buf.toString(propsAt + 2, buf.getUnsignedShort(propsAt), StandardCharsets.UTF_8);
         return new RecordSummary(buf.getLong(base + MessageLayout.PHYSICAL_OFFSET), size, topic,
                 buf.getInt(base + MessageLayout.QUEUE_ID), buf.getLong(base + MessageLayout.QUEUE_OFFSET), sysFlag,
-                MessageLayout.storeTimestamp(buf, base), MessageProperties.decode(properties));
+                MessageLayout.storeTimestamp(buf, base), PropertyScan.find(properties, MessageProperties.TAGS),
+                PropertyScan.find(properties, MessageProperties.KEYS),
+                PropertyScan.find(properties, MessageProperties.UNIQ_KEY));
     }
 
     /** Whether the body CRC of the record at {@code base} matches its BODYCRC field. */

@@ -1,6 +1,5 @@
 package org.modmq.store.format;
 
-import java.util.Map;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.MessageSysFlag;
 
@@ -14,14 +13,16 @@ import org.modmq.api.message.MessageSysFlag;
  * @param queueOffset QUEUEOFFSET
  * @param sysFlag SYSFLAG
  * @param storeTimestamp STORETIMESTAMP
- * @param properties decoded properties
+ * @param tags the {@code TAGS} property, or null
+ * @param keys the {@code KEYS} property (space-separated keys), or null
+ * @param uniqKey the {@code UNIQ_KEY} property, or null
  */
 public record RecordSummary(long commitLogOffset, int size, String topic, int queueId, long queueOffset,
-                            int sysFlag, long storeTimestamp, Map<String, String> properties) {
+                            int sysFlag, long storeTimestamp, String tags, String keys, String uniqKey) {
 
     /** The ConsumeQueue tag code. */
     public long tagsCode() {
-        return MessageProperties.tagsCode(properties.get(MessageProperties.TAGS));
+        return MessageProperties.tagsCode(tags);
     }
 
     /** Whether the record gets a ConsumeQueue entry (not a prepared or rolled-back transaction). */

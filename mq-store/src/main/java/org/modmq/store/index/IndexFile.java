@@ -17,7 +17,13 @@ import org.modmq.api.spi.storage.Segment;
  * entry:  int32 keyHash | int64 commit-log offset | int32 seconds since beginTimestamp | int32 previous entry
  * </pre>
  *
- * Not thread-safe: {@link IndexStore} serializes access.
+ * <p>While a file takes entries, its slot region lives in a {@link SlotTable} and its header in fields;
+ * entries go to the segment at once, slots and header only on {@link #writeThrough()} (slots first),
+ * which the store calls at every checkpoint, when the file fills and at close. After a crash the
+ * header therefore names the last entry written through, and recovery re-indexes the records after
+ * its {@code endPhyOffset} (entries beyond {@code indexCount} are overwritten).
+ *
+ * <p>Not thread-safe: {@link IndexStore} serializes access.
  */
 final class IndexFile implements AutoCloseable {
 
@@ -34,6 +40,8 @@ final class IndexFile implements AutoCloseable {
     private long endPhyOffset;
     private int slotsUsed;
     private int indexCount;
+    private SlotTable table;
+    private boolean headerDirty;
 
     IndexFile(Segment segment, int slots, int maxEntries) {
         this.segment = Objects.requireNonNull(segment, "segment");
@@ -88,9 +96,12 @@ final class IndexFile implements AutoCloseable {
         if (full()) {
             return false;
         }
+        if (table == null) {
+            table = new SlotTable(segment, HEADER, slots, !empty());
+        }
         int hash = keyHash(key);
-        int slotAt = HEADER + 4 * (hash % slots);
-        int previous = readInt(slotAt);
+        int slot = hash % slots;
+        int previous = table.get(slot);
         if (previous <= 0 || previous >= indexCount) {
             previous = 0;
             slotsUsed++;
@@ -103,21 +114,31 @@ final class IndexFile implements AutoCloseable {
         int entryAt = HEADER + 4 * slots + ENTRY * indexCount;
         scratch.clear().writeInt(hash).writeLong(commitLogOffset).writeInt(seconds).writeInt(previous);
         segment.write(entryAt, scratch);
-        scratch.clear().writeInt(indexCount);
-        segment.write(slotAt, scratch);
+        table.set(slot, indexCount);
         indexCount++;
         endTimestamp = Math.max(endTimestamp, storeTimestamp);
         endPhyOffset = Math.max(endPhyOffset, commitLogOffset);
-        scratch.clear().writeLong(beginTimestamp).writeLong(endTimestamp).writeLong(beginPhyOffset)
-                .writeLong(endPhyOffset).writeInt(slotsUsed).writeInt(indexCount);
-        segment.write(0, scratch);
+        headerDirty = true;
         return true;
+    }
+
+    /** Writes changed slots, then the header, into the segment (not forced). */
+    void writeThrough() {
+        if (table != null) {
+            table.writeThrough();
+        }
+        if (headerDirty) {
+            scratch.clear().writeLong(beginTimestamp).writeLong(endTimestamp).writeLong(beginPhyOffset)
+                    .writeLong(endPhyOffset).writeInt(slotsUsed).writeInt(indexCount);
+            segment.write(0, scratch);
+            headerDirty = false;
+        }
     }
 
     /** Adds to {@code out} (newest first) the offsets of entries for {@code key} within the time range. */
     void query(String key, int maxNum, long begin, long end, List<Long> out) {
         int hash = keyHash(key);
-        int index = readInt(HEADER + 4 * (hash % slots));
+        int index = table != null ? table.get(hash % slots) : readInt(HEADER + 4 * (hash % slots));
         int guard = 0;
         while (index > 0 && index < indexCount && out.size() < maxNum && guard++ < maxEntries) {
             ByteBuf entry = segment.read(HEADER + 4 * slots + ENTRY * index, ENTRY);
@@ -147,12 +168,22 @@ final class IndexFile implements AutoCloseable {
         }
     }
 
+    /** Writes through and forces the file; a full file then drops its in-memory slots. */
     void flush() {
+        writeThrough();
         segment.flush(segment.capacity());
+        if (full()) {
+            table = null;
+        }
     }
 
+    /** Writes through (not forced) and closes the segment. */
     @Override
     public void close() {
-        segment.close();
+        try {
+            writeThrough();
+        } finally {
+            segment.close();
+        }
     }
 }

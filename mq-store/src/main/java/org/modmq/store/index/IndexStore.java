@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
-import org.modmq.api.message.MessageProperties;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageException;
 import org.modmq.store.format.RecordSummary;
@@ -83,11 +82,11 @@ public final class IndexStore implements AutoCloseable {
         if (record.commitLogOffset() <= skipUpTo) {
             return;
         }
-        String uniq = record.properties().get(MessageProperties.UNIQ_KEY);
+        String uniq = record.uniqKey();
         if (uniq != null && !uniq.isEmpty()) {
             put(record.topic() + "#" + uniq, record);
         }
-        String keys = record.properties().get(MessageProperties.KEYS);
+        String keys = record.keys();
         if (keys != null) {
             for (String key : keys.split(" ")) {
                 if (!key.isEmpty()) {
@@ -141,6 +140,13 @@ public final class IndexStore implements AutoCloseable {
             deleted++;
         }
         return deleted;
+    }
+
+    /** Writes the slots and header of the file being filled into its segment (not forced). */
+    public synchronized void writeThrough() {
+        if (!files.isEmpty()) {
+            files.get(files.size() - 1).writeThrough();
+        }
     }
 
     public synchronized void flush() {
