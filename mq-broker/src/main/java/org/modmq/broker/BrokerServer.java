@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.modmq.api.config.BrokerRole;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
 import org.modmq.broker.admin.ExecutorQueueProbe;
@@ -183,7 +184,8 @@ public final class BrokerServer implements AutoCloseable {
         executors.register(ExecutorKind.CLIENT_MANAGE, RequestProcessor.sync(
                 new ClientManageProcessor(metadata, rt.consumers(), rt.producers())), ClientManageProcessor.CODES);
         executors.register(ExecutorKind.CONSUMER_MANAGE, RequestProcessor.sync(
-                new ConsumerManageProcessor(metadata, rt.consumers(), store.queueOffsets())),
+                new ConsumerManageProcessor(metadata, rt.consumers(), store.queueOffsets(),
+                        config.identity().role() == BrokerRole.SLAVE)),
                 ConsumerManageProcessor.CODES);
         executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
                 new TopicAdminProcessor(config.identity(), metadata, store)), TopicAdminProcessor.CODES);

@@ -352,6 +352,43 @@ class ReplicationTest {
     }
 
     @Test
+    void slaveServesAReplicatedTopicItsMetadataSyncHasNotBroughtYet() {
+        HaNode master = master("pull", "ASYNC_MASTER");
+        // Without a name server the slave never learns the master's main address, so its metadata sync
+        // never runs: the slave knows TopicHa only from the replicated log, as after a master's sudden death.
+        HaNode slave = HaNode.start(dir.resolve("slave"), slavePort, slaveHaPort, "", "brokerRole", "SLAVE",
+                "brokerId", "1", "haStrategy", "pull", "haMasterAddress", "127.0.0.1:" + masterHaPort);
+        nodes.add(slave);
+        for (int i = 0; i < 3; i++) {
+            assertThat(send(master, "unsynced-" + i).code()).isEqualTo(ResponseCode.SUCCESS);
+        }
+        awaitCaughtUp(master, slave);
+        Await.until("the slave's consume queue built", WAIT,
+                () -> slave.binding().store().getMaxOffsetInQueue(TOPIC, 0) == 3);
+        master.close();
+        nodes.remove(master);
+
+        RemotingCommand pulled = invoke(slave, pull("g1", TOPIC, 0, 0, SUB, 0, 0, "*"));
+        assertThat(pulled.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(BrokerClient.decode(pulled.body())).extracting(BrokerClient.Record::body)
+                .containsExactly("unsynced-0", "unsynced-1", "unsynced-2");
+        RemotingCommand commit = invoke(slave, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "g1").putExtField("topic", TOPIC).putExtField("queueId", 0)
+                .putExtField("commitOffset", 3));
+        assertThat(commit.code()).isEqualTo(ResponseCode.SUCCESS);
+        RemotingCommand query = invoke(slave, RemotingCommand.request(RequestCode.QUERY_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "g1").putExtField("topic", TOPIC).putExtField("queueId", 0));
+        assertThat(query.extField("offset")).isEqualTo("3");
+
+        // A topic the slave holds nothing of is still unknown.
+        assertThat(invoke(slave, pull("g1", "NoSuchTopic", 0, 0, SUB, 0, 0, "*")).code())
+                .isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        assertThat(invoke(slave, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "g1").putExtField("topic", "NoSuchTopic").putExtField("queueId", 0)
+                .putExtField("commitOffset", 1)).code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+    }
+
+    @Test
     void slaveReadDisabledAlwaysSuggestsTheMaster() {
         HaNode master = master("push", "ASYNC_MASTER", "accessMessageInMemoryMaxRatio", "0");
         slave("push");

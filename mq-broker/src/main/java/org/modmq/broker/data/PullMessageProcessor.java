@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongPredicate;
 import org.modmq.api.config.BrokerRole;
@@ -11,6 +12,7 @@ import org.modmq.broker.config.ConsumeConfig;
 import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.broker.slave.ReplicatedTopics;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.HeaderFields;
@@ -94,7 +96,10 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
         if (!groupConfig.consumeEnable()) {
             throw forbidden(2, "subscription group no permission, " + group);
         }
+        boolean master = path.identity().role() != BrokerRole.SLAVE;
         TopicConfig topic = path.runtime().metadata().topics().get(topicName)
+                .or(() -> master ? Optional.empty()
+                        : ReplicatedTopics.standIn(topicName, path.store().queueIds(topicName)))
                 .orElseThrow(() -> new ResponseCodeException(ResponseCode.TOPIC_NOT_EXIST,
                         "topic[" + topicName + "] not exist, apply first please!"));
         if (!Perm.readable(topic.perm())) {
@@ -111,7 +116,6 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
                 : PullFilter.fromHeartbeats(path.runtime().consumers().group(group).orElse(null), groupConfig,
                 topicName, subVersion);
 
-        boolean master = path.identity().role() != BrokerRole.SLAVE;
         RemotingCommand response;
         try (GetMessageResult result = path.store().getMessages(topicName, queueId, offset,
                 Math.max(1, Math.min(maxMsgNums, MAX_MESSAGES)), filter, MAX_BYTES)) {

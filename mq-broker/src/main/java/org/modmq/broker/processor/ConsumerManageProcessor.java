@@ -27,11 +27,22 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
     private final BrokerMetadata metadata;
     private final ConsumerGroupRegistry consumers;
     private final QueueOffsets queues;
+    private final boolean slave;
 
     public ConsumerManageProcessor(BrokerMetadata metadata, ConsumerGroupRegistry consumers, QueueOffsets queues) {
+        this(metadata, consumers, queues, false);
+    }
+
+    /**
+     * @param slave whether this broker is a slave: it then takes commits for a topic its table lacks
+     *        while its store holds that queue (see {@code ReplicatedTopics})
+     */
+    public ConsumerManageProcessor(BrokerMetadata metadata, ConsumerGroupRegistry consumers, QueueOffsets queues,
+                                   boolean slave) {
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.consumers = Objects.requireNonNull(consumers, "consumers");
         this.queues = Objects.requireNonNull(queues, "queues");
+        this.slave = slave;
     }
 
     /** Body of GET_CONSUMER_LIST_BY_GROUP. */
@@ -88,7 +99,9 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
             return Responses.error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
                     "subscription group not exist, " + group);
         }
-        if (metadata.topics().get(topic).isEmpty()) {
+        // A slave whose metadata sync has not brought the topic yet still holds the replicated queue.
+        boolean replicated = slave && queues.maxOffset(topic, queueId) > 0;
+        if (metadata.topics().get(topic).isEmpty() && !replicated) {
             return Responses.error(request, ResponseCode.TOPIC_NOT_EXIST, "topic not exist, " + topic);
         }
         metadata.consumerOffsets().commit(group, topic, queueId, offset);
