@@ -1,0 +1,94 @@
+package org.modmq.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.message.MessageClientIDSetter;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.exception.RemotingException;
+
+/**
+ * Reads a topic back with the stock pull client while the route holds only a slave, so every pull is
+ * answered from the slave's own ConsumeQueues. Stateless.
+ */
+final class SlaveReader {
+
+    private static final int PULL_BATCH = 16;
+
+    private SlaveReader() {
+    }
+
+    /**
+     * Pulls the first {@value #PULL_BATCH} messages of every queue {@code sent} used, from queue offset 0,
+     * and checks queue offsets, unique keys and bodies against what was sent.
+     *
+     * @return the number of messages checked
+     */
+    @SuppressWarnings("deprecation") // DefaultMQPullConsumer: the stock client that pulls from a given offset
+    static int assertServes(String namesrvAddr, List<StockTraffic.Sent> sent) {
+        Map<MessageQueue, List<StockTraffic.Sent>> byQueue = sent.stream().collect(Collectors.groupingBy(
+                StockTraffic.Sent::queue, TreeMap::new, Collectors.toList()));
+        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("interop-reader");
+        consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setInstanceName("interop-reader-" + System.nanoTime());
+        try {
+            consumer.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("cannot start the stock pull consumer", e);
+        }
+        int checked = 0;
+        try {
+            for (Map.Entry<MessageQueue, List<StockTraffic.Sent>> entry : byQueue.entrySet()) {
+                MessageQueue queue = entry.getKey();
+                List<StockTraffic.Sent> expected = entry.getValue().stream()
+                        .sorted(Comparator.comparingLong(StockTraffic.Sent::queueOffset))
+                        .limit(PULL_BATCH)
+                        .toList();
+                PullResult result = Await.value("messages of " + queue + " pulled from the slave",
+                        Duration.ofSeconds(30), () -> found(consumer, queue));
+                List<MessageExt> got = result.getMsgFoundList();
+                assertThat(got).as("messages pulled from %s", queue).hasSizeGreaterThanOrEqualTo(expected.size());
+                for (int i = 0; i < expected.size(); i++) {
+                    StockTraffic.Sent want = expected.get(i);
+                    MessageExt have = got.get(i);
+                    assertThat(have.getQueueOffset()).as("queue offset in %s", queue).isEqualTo(want.queueOffset());
+                    assertThat(MessageClientIDSetter.getUniqID(have)).as("unique key at %d", want.queueOffset())
+                            .isEqualTo(want.msgId());
+                    assertThat(have.getBody()).as("body at %d", want.queueOffset()).isEqualTo(want.body());
+                    checked++;
+                }
+            }
+        } finally {
+            consumer.shutdown();
+        }
+        return checked;
+    }
+
+    @SuppressWarnings("deprecation")
+    private static PullResult found(DefaultMQPullConsumer consumer, MessageQueue queue) {
+        PullResult result;
+        try {
+            result = consumer.pull(queue, "*", 0, PULL_BATCH, 5_000);
+        } catch (MQClientException | RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("pull failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while pulling", e);
+        }
+        if (result.getPullStatus() != PullStatus.FOUND) {
+            throw new IllegalStateException("pull answered " + result);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,105 @@
+package org.modmq.interop;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.body.KVTable;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+
+/**
+ * The stock admin client ({@code DefaultMQAdminExt}) pointed at one name server: creates topics and
+ * reads a broker's {@code commitLogMaxOffset} from GET_BROKER_RUNTIME_INFO. Used from test threads;
+ * {@link #close()} shuts the client down and is idempotent.
+ */
+final class StockAdmin implements AutoCloseable {
+
+    private final DefaultMQAdminExt admin;
+    private boolean closed;
+
+    StockAdmin(String namesrvAddr) {
+        admin = new DefaultMQAdminExt(5_000);
+        admin.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
+        admin.setInstanceName("interop-admin-" + System.nanoTime());
+        try {
+            admin.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("cannot start the stock admin client", e);
+        }
+    }
+
+    /** Creates (or updates) {@code topic} with {@code queues} read and write queues on the broker at {@code brokerAddr}. */
+    void createTopic(String brokerAddr, String topic, int queues) {
+        TopicConfig config = new TopicConfig(topic, queues, queues, 6);
+        try {
+            admin.createAndUpdateTopicConfig(brokerAddr, config);
+        } catch (RemotingException | MQBrokerException | MQClientException e) {
+            throw new IllegalStateException("cannot create " + topic + " on " + brokerAddr, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted creating " + topic, e);
+        }
+    }
+
+    /** The broker's {@code commitLogMaxOffset}; throws while it does not answer. */
+    long commitLogMaxOffset(String brokerAddr) {
+        KVTable table;
+        try {
+            table = admin.fetchBrokerRuntimeStats(brokerAddr);
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("no runtime info from " + brokerAddr, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking " + brokerAddr, e);
+        }
+        String value = table.getTable().get("commitLogMaxOffset");
+        if (value == null) {
+            throw new IllegalStateException(brokerAddr + " reports no commitLogMaxOffset: " + table.getTable());
+        }
+        return Long.parseLong(value);
+    }
+
+    /** The names of the topics the broker at {@code brokerAddr} holds (GET_ALL_TOPIC_CONFIG). */
+    Set<String> topics(String brokerAddr) {
+        try {
+            return Set.copyOf(admin.getAllTopicConfig(brokerAddr, 5_000).getTopicConfigTable().keySet());
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("no topic configs from " + brokerAddr, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking " + brokerAddr, e);
+        }
+    }
+
+    /** The brokers of {@code topic}'s route (brokerId to address) as the name server answers now. */
+    Map<Long, String> routeBrokers(String topic) {
+        TopicRouteData route;
+        try {
+            route = admin.examineTopicRouteInfo(topic);
+        } catch (RemotingException | MQClientException e) {
+            throw new IllegalStateException("no route for " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking for " + topic, e);
+        }
+        Map<Long, String> brokers = new TreeMap<>();
+        for (BrokerData data : route.getBrokerDatas()) {
+            brokers.putAll(data.getBrokerAddrs());
+        }
+        return brokers;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            admin.shutdown();
+        }
+    }
+}
