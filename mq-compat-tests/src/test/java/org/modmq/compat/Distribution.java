@@ -96,8 +96,18 @@ final class Distribution {
      * segments, then {@code overrides}.
      */
     BrokerConf brokerConf(Path workDir, String brokerName, List<String> namesrvAddrs, Map<String, String> overrides) {
+        return brokerConf(workDir, brokerName, brokerName, namesrvAddrs, overrides);
+    }
+
+    /**
+     * As {@link #brokerConf(Path, String, List, Map)}, for one of several brokers sharing a
+     * {@code brokerName} (a master and its slaves): {@code label} names the configuration file, the
+     * store directory and the process.
+     */
+    BrokerConf brokerConf(Path workDir, String label, String brokerName, List<String> namesrvAddrs,
+                          Map<String, String> overrides) {
         int port = FreePort.pick();
-        Path store = workDir.resolve(brokerName + "-store");
+        Path store = workDir.resolve(label + "-store");
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("brokerClusterName", "CompatCluster");
         settings.put("brokerName", brokerName);
@@ -113,13 +123,13 @@ final class Distribution {
         settings.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
         settings.put("autoCreateTopicEnable", "true");
         settings.putAll(overrides);
-        Path file = writeConf(workDir, brokerName + ".conf", settings);
-        return new BrokerConf(brokerName, file, port, store);
+        Path file = writeConf(workDir, label + ".conf", settings);
+        return new BrokerConf(label, brokerName, file, port, store);
     }
 
     /** Starts {@code bin/mqbroker -c <conf>} and waits for its port (registration is awaited separately). */
     ModmqProcess startBroker(Path workDir, BrokerConf conf) {
-        return ModmqProcess.start("broker-" + conf.brokerName(),
+        return ModmqProcess.start("broker-" + conf.label(),
                 List.of(home.resolve("bin/mqbroker").toString(), "-c", conf.file().toString()),
                 workDir, conf.port(), START_TIMEOUT);
     }
@@ -173,13 +183,15 @@ final class Distribution {
     /**
      * A generated broker configuration.
      *
+     * @param label      names its file, store and process: the brokerName, or e.g. {@code broker-a-s} for a slave
      * @param brokerName its {@code brokerName}
      * @param file       the {@code broker.conf} written
      * @param port       its {@code listenPort}
      * @param storeDir   its {@code storePathRootDir}
      */
-    record BrokerConf(String brokerName, Path file, int port, Path storeDir) {
+    record BrokerConf(String label, String brokerName, Path file, int port, Path storeDir) {
         BrokerConf {
+            Objects.requireNonNull(label, "label");
             Objects.requireNonNull(brokerName, "brokerName");
             Objects.requireNonNull(file, "file");
             Objects.requireNonNull(storeDir, "storeDir");
