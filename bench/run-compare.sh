@@ -258,6 +258,9 @@ run_on() { # kind label bench-args...: runs one workload against kind, stores it
     moved=$(kv "$line" moved); moved=${moved:-0}
     eval "CPU_TICKS_$kind=\$(( CPU_TICKS_$kind + after - before ))"
     eval "MOVED_$kind=\$(( MOVED_$kind + moved ))"
+    if [ "$moved" -gt 0 ]; then
+        R["$kind|$label cpu_s_per_1M"]=$(awk -v t="$((after - before))" -v h="$CLK_TCK" -v m="$moved" 'BEGIN {printf "%.2f", t / h / m * 1e6}')
+    fi
 }
 
 keep() { # kind prefix keys...: copies figures of LAST into R
@@ -322,10 +325,10 @@ fi
 # ---- table ------------------------------------------------------------------------------------
 FIGURES=()
 for w in "sync send (ASYNC_FLUSH)" "sync send (SYNC_FLUSH)" "async send" "batch send"; do
-    for k in msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors; do FIGURES+=("$w $k"); done
+    for k in msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors cpu_s_per_1M; do FIGURES+=("$w $k"); done
 done
-FIGURES+=("consume drain msgs_per_sec" "consume drain mib_per_sec" "consume drain complete")
-for k in msgs_per_sec p50_ms p99_ms p999_ms lost errors; do FIGURES+=("e2e $k"); done
+FIGURES+=("consume drain msgs_per_sec" "consume drain mib_per_sec" "consume drain complete" "consume drain cpu_s_per_1M")
+for k in msgs_per_sec p50_ms p99_ms p999_ms lost errors cpu_s_per_1M; do FIGURES+=("e2e $k"); done
 FIGURES+=("peak RSS MiB" "time to first send ms" "CPU s per 1M msgs")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
