@@ -23,12 +23,19 @@ final class ChildProcess implements AutoCloseable {
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final String name;
+    private final List<String> command;
+    private final Map<String, String> environment;
+    private final Path workDir;
     private final Path outputFile;
     private final int port;
     private final Process process;
 
-    private ChildProcess(String name, Path outputFile, int port, Process process) {
+    private ChildProcess(String name, List<String> command, Map<String, String> environment, Path workDir,
+            Path outputFile, int port, Process process) {
         this.name = name;
+        this.command = command;
+        this.environment = environment;
+        this.workDir = workDir;
         this.outputFile = outputFile;
         this.port = port;
         this.process = process;
@@ -59,7 +66,8 @@ final class ChildProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
-        ChildProcess started = new ChildProcess(name, output, port, process);
+        ChildProcess started = new ChildProcess(name, List.copyOf(command), Map.copyOf(environment), workDir, output,
+                port, process);
         try {
             Await.value(name + " to accept on 127.0.0.1:" + port, timeout, () -> {
                 if (!process.isAlive()) {
@@ -73,6 +81,14 @@ final class ChildProcess implements AutoCloseable {
             throw new AssertionError(e.getMessage() + "; output of " + name + ":\n" + started.output(), e);
         }
         return started;
+    }
+
+    /** Starts the same command again (same configuration and port); this process must have stopped. */
+    ChildProcess restart(Duration timeout) {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " is still running");
+        }
+        return start(name, command, environment, workDir, port, timeout);
     }
 
     int port() {
@@ -118,6 +134,25 @@ final class ChildProcess implements AutoCloseable {
         process.destroyForcibly();
         awaitExit(STOP_TIMEOUT);
         return false;
+    }
+
+    /**
+     * Sends SIGTERM to every process first, then waits for each as {@link #stop(Duration)} does, so
+     * their shutdowns overlap.
+     *
+     * @return whether every one exited on SIGTERM within the timeout
+     */
+    static boolean stopAll(Duration timeout, ChildProcess... processes) {
+        for (ChildProcess child : processes) {
+            if (child.process.isAlive()) {
+                child.process.destroy();
+            }
+        }
+        boolean clean = true;
+        for (ChildProcess child : processes) {
+            clean &= child.stop(timeout);
+        }
+        return clean;
     }
 
     private boolean awaitExit(Duration timeout) {

@@ -15,15 +15,18 @@ import org.slf4j.LoggerFactory;
 /**
  * A modmq slave ({@code haStrategy=pull}) follows an Apache RocketMQ 5.3.3 master over the classic HA
  * protocol: stock name server and stock ASYNC_MASTER, modmq SLAVE from the distribution learning the
- * master's HA address from the stock name server. After a burst from the stock producer the two
- * CommitLogs are byte-identical over everything the master wrote (several segment files), and the stock
- * pull client, with the master gone, reads the messages back from the slave's own ConsumeQueues.
+ * master's HA address from the stock name server. A burst from the stock producer, a restart of the slave
+ * (which then reports a non-zero offset) and a second burst leave the two CommitLogs byte-identical
+ * over everything the master wrote (four segment files), and the stock pull client, with the master
+ * gone, reads the messages back from the slave's own ConsumeQueues.
  */
 @Tag("integration")
 class ModmqSlaveFollowsRocketMqMasterTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModmqSlaveFollowsRocketMqMasterTest.class);
     private static final String TOPIC = "InteropTopicA";
+    /** Sent after the slave's restart: enough to cross into a fourth segment file. */
+    private static final int RESTART_MESSAGES = 600;
 
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -37,13 +40,23 @@ class ModmqSlaveFollowsRocketMqMasterTest {
                 String masterAddr = masterProcess.address();
                 Scenario.createTopic(admin, masterAddr, TOPIC);
                 phases.done("stock name server and master started, topic created");
+                Scenario.awaitRoute(admin, TOPIC);
+                phases.done("route of " + TOPIC + " published");
                 ModmqDistribution.ModmqBroker slave = ModmqDistribution.startBroker(work, "modmq-slave", "SLAVE",
                         namesrv.address());
-                try (ChildProcess slaveProcess = slave.process()) {
-                    String slaveAddr = slaveProcess.address();
+                Scenario.Burst burst;
+                try (ChildProcess firstRun = slave.process()) {
                     phases.done("modmq slave started");
-                    Scenario.Burst burst = Scenario.sendBurst(admin, namesrv.address(), TOPIC, masterAddr, slaveAddr,
+                    burst = Scenario.sendBurst(admin, namesrv.address(), TOPIC, masterAddr, firstRun.address(),
                             phases);
+                    assertThat(firstRun.stop(ChildProcess.STOP_TIMEOUT)).as("modmq slave stops on SIGTERM").isTrue();
+                }
+                // Restarted, the slave reports its non-zero max offset and the stock master streams from there.
+                try (ChildProcess slaveProcess = slave.process().restart(ModmqDistribution.START_TIMEOUT)) {
+                    String slaveAddr = slaveProcess.address();
+                    phases.done("modmq slave restarted");
+                    burst = burst.then(Scenario.sendMore(admin, namesrv.address(), TOPIC, masterAddr, slaveAddr,
+                            RESTART_MESSAGES, 2L, phases));
                     // The slave serves a topic once its metadata sync from the master brought the config.
                     Await.value(TOPIC + " in the slave's topic configs", Duration.ofSeconds(30),
                             () -> admin.topics(slaveAddr).contains(TOPIC) ? Boolean.TRUE : null);

@@ -35,6 +35,8 @@ class RocketMqSlaveFollowsModmqMasterTest {
                 String masterAddr = masterProcess.address();
                 Scenario.createTopic(admin, masterAddr, TOPIC);
                 phases.done("stock name server and modmq master started, topic created");
+                Scenario.awaitRoute(admin, TOPIC);
+                phases.done("route of " + TOPIC + " published");
                 StockRocketMq.StockBroker slave = StockRocketMq.startBroker(work, "stock-slave", "SLAVE",
                         namesrv.address());
                 try (ChildProcess slaveProcess = slave.process()) {
@@ -42,10 +44,8 @@ class RocketMqSlaveFollowsModmqMasterTest {
                     Scenario.Burst burst = Scenario.sendBurst(admin, namesrv.address(), TOPIC, masterAddr,
                             slaveProcess.address(), phases);
 
-                    assertThat(slaveProcess.stop(ChildProcess.STOP_TIMEOUT)).as("stock slave stops on SIGTERM")
-                            .isTrue();
-                    assertThat(masterProcess.stop(ChildProcess.STOP_TIMEOUT)).as("modmq master stops on SIGTERM")
-                            .isTrue();
+                    assertThat(ChildProcess.stopAll(ChildProcess.STOP_TIMEOUT, slaveProcess, masterProcess))
+                            .as("stock slave and modmq master stop on SIGTERM").isTrue();
                     phases.done("both stopped");
                     int files = CommitLogs.assertIdentical(master.commitLogDir(), slave.commitLogDir(),
                             burst.masterMax(), BrokerSettings.COMMIT_LOG_FILE_SIZE);

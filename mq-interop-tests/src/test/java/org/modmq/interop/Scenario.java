@@ -3,6 +3,7 @@ package org.modmq.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,12 +20,28 @@ final class Scenario {
     private Scenario() {
     }
 
-    /** Creates {@code topic} with 4 queues on the master (retrying while it starts up). */
+    /**
+     * Waits until the master is registered with the name server, then creates {@code topic} with 4
+     * queues on it, so that the master announces the topic with an incremental registration rather
+     * than at its next periodic one (30 s later).
+     */
     static void createTopic(StockAdmin admin, String masterAddr, String topic) {
+        Await.value("the master at " + masterAddr + " to register", Duration.ofSeconds(60),
+                () -> masterAddr.equals(admin.registeredBrokers(BrokerSettings.BROKER_NAME).get(0L)) ? Boolean.TRUE : null);
         Await.value("the master at " + masterAddr + " to take " + topic, Duration.ofSeconds(30), () -> {
             admin.createTopic(masterAddr, topic, 4);
             return Boolean.TRUE;
         });
+    }
+
+    /**
+     * Waits until the name server routes {@code topic} to a master. Starting the slave only then means
+     * its first registration already learns the master's HA address (a stock master registers about
+     * 10 s after it starts, the next registrations come every 30 s), and the producer finds the route.
+     */
+    static void awaitRoute(StockAdmin admin, String topic) {
+        Await.value("a route of " + topic + " with a master", Duration.ofSeconds(60),
+                () -> admin.routeBrokers(topic).containsKey(0L) ? Boolean.TRUE : null);
     }
 
     /**
@@ -34,10 +51,7 @@ final class Scenario {
      */
     static Burst sendBurst(StockAdmin admin, String namesrvAddr, String topic, String masterAddr, String slaveAddr,
             Phases phases) {
-        Await.value("a route of " + topic + " with a master", Duration.ofSeconds(30),
-                () -> admin.routeBrokers(topic).containsKey(0L) ? Boolean.TRUE : null);
-        phases.done("route of " + topic + " published");
-        try (StockTraffic traffic = new StockTraffic(namesrvAddr, topic)) {
+        try (StockTraffic traffic = new StockTraffic(namesrvAddr, topic, 1L)) {
             traffic.send(1);
             awaitCaughtUp(admin, masterAddr, slaveAddr, FIRST_CATCH_UP);
             phases.done("slave holds the first message");
@@ -47,6 +61,21 @@ final class Scenario {
             phases.done("slave caught up at " + masterMax);
             assertThat(masterMax).as("bytes written; must span several segment files")
                     .isGreaterThan(2L * BrokerSettings.COMMIT_LOG_FILE_SIZE);
+            return new Burst(traffic.sent(), masterMax);
+        }
+    }
+
+    /**
+     * Sends {@code count} more messages (bodies seeded by {@code seed}) and waits until the slave's
+     * {@code commitLogMaxOffset} equals the master's.
+     */
+    static Burst sendMore(StockAdmin admin, String namesrvAddr, String topic, String masterAddr, String slaveAddr,
+            int count, long seed, Phases phases) {
+        try (StockTraffic traffic = new StockTraffic(namesrvAddr, topic, seed)) {
+            traffic.send(count);
+            phases.done(count + " more messages sent");
+            long masterMax = awaitCaughtUp(admin, masterAddr, slaveAddr, CATCH_UP);
+            phases.done("slave caught up at " + masterMax);
             return new Burst(traffic.sent(), masterMax);
         }
     }
@@ -73,6 +102,13 @@ final class Scenario {
     record Burst(List<StockTraffic.Sent> sent, long masterMax) {
         Burst {
             sent = List.copyOf(sent);
+        }
+
+        /** This burst followed by {@code later}: every message, and the later burst's end offset. */
+        Burst then(Burst later) {
+            List<StockTraffic.Sent> all = new ArrayList<>(sent);
+            all.addAll(later.sent());
+            return new Burst(all, later.masterMax());
         }
     }
 }

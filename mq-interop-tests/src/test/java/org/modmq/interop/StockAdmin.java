@@ -8,6 +8,7 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.body.KVTable;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
@@ -75,6 +76,21 @@ final class StockAdmin implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted asking " + brokerAddr, e);
         }
+    }
+
+    /** The brokers of broker set {@code brokerName} (brokerId to address) registered with the name server now. */
+    Map<Long, String> registeredBrokers(String brokerName) {
+        ClusterInfo info;
+        try {
+            info = admin.examineBrokerClusterInfo();
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("no cluster info", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking for cluster info", e);
+        }
+        BrokerData data = info.getBrokerAddrTable() == null ? null : info.getBrokerAddrTable().get(brokerName);
+        return data == null ? Map.of() : new TreeMap<>(data.getBrokerAddrs());
     }
 
     /** The brokers of {@code topic}'s route (brokerId to address) as the name server answers now. */

@@ -27,12 +27,16 @@ final class StockTraffic implements AutoCloseable {
 
     private final DefaultMQProducer producer;
     private final String topic;
-    private final Random random = new Random(20_260_530L);
+    private final Random random;
+    private final String seedLabel;
     private final List<Sent> sent = new ArrayList<>();
     private boolean closed;
 
-    StockTraffic(String namesrvAddr, String topic) {
+    /** A started producer for {@code topic}; {@code seed} fixes the bodies' sizes and contents. */
+    StockTraffic(String namesrvAddr, String topic, long seed) {
         this.topic = Objects.requireNonNull(topic, "topic");
+        this.random = new Random(seed);
+        this.seedLabel = seed + "-";
         producer = new DefaultMQProducer("interop-producer");
         producer.setNamesrvAddr(Objects.requireNonNull(namesrvAddr, "namesrvAddr"));
         producer.setInstanceName("interop-producer-" + System.nanoTime());
@@ -52,9 +56,10 @@ final class StockTraffic implements AutoCloseable {
     void send(int count) {
         for (int i = 0; i < count; i++) {
             int index = sent.size();
-            byte[] body = body(index);
-            Message message = new Message(topic, "tag-" + (index % 3), "key-" + index, body);
-            message.putUserProperty("seq", Integer.toString(index));
+            String label = seedLabel + index;
+            byte[] body = body(label);
+            Message message = new Message(topic, "tag-" + (index % 3), "key-" + label, body);
+            message.putUserProperty("seq", label);
             SendResult result = index == 0
                     ? Await.value("the first send to " + topic, Duration.ofSeconds(30), () -> sendOnce(message))
                     : sendOnce(message);
@@ -79,9 +84,9 @@ final class StockTraffic implements AutoCloseable {
         }
     }
 
-    private byte[] body(int index) {
+    private byte[] body(String label) {
         int size = 100 + random.nextInt(1900);
-        StringBuilder text = new StringBuilder(size).append("message ").append(index).append(' ');
+        StringBuilder text = new StringBuilder(size).append("message ").append(label).append(' ');
         while (text.length() < size) {
             text.append((char) ('a' + random.nextInt(26)));
         }
