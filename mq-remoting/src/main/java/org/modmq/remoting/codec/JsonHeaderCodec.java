@@ -1,14 +1,12 @@
 package org.modmq.remoting.codec;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.ByteBufUtil;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.LanguageCode;
@@ -27,33 +25,81 @@ import org.modmq.remoting.protocol.SerializeType;
  */
 public final class JsonHeaderCodec {
 
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private JsonHeaderCodec() {
     }
 
-    /** Writes the header of {@code command} at the writer index of {@code out}. */
+    /**
+     * Writes the header of {@code command} at the writer index of {@code out}, byte for byte as Jackson's
+     * generator would (strings escaped the same way, non-ASCII as UTF-8), but without a generator per
+     * frame: every answer to a JSON client goes through here.
+     */
     public static void encode(RemotingCommand command, ByteBuf out) {
-        try (JsonGenerator json = Json.mapper().getFactory().createGenerator((java.io.OutputStream) new ByteBufOutputStream(out))) {
-            json.writeStartObject();
-            json.writeNumberField("code", command.code());
-            if (!command.extFields().isEmpty()) {
-                json.writeObjectFieldStart("extFields");
-                for (Map.Entry<String, String> field : command.extFields().entrySet()) {
-                    json.writeStringField(field.getKey(), field.getValue());
+        out.writeByte('{');
+        ByteBufUtil.writeAscii(out, "\"code\":");
+        writeInt(out, command.code());
+        if (!command.extFields().isEmpty()) {
+            ByteBufUtil.writeAscii(out, ",\"extFields\":{");
+            boolean first = true;
+            for (Map.Entry<String, String> field : command.extFields().entrySet()) {
+                if (!first) {
+                    out.writeByte(',');
                 }
-                json.writeEndObject();
+                first = false;
+                writeString(out, field.getKey());
+                out.writeByte(':');
+                writeString(out, field.getValue());
             }
-            json.writeNumberField("flag", command.flag());
-            json.writeStringField("language", command.language().name());
-            json.writeNumberField("opaque", command.opaque());
-            if (command.remark() != null) {
-                json.writeStringField("remark", command.remark());
-            }
-            json.writeStringField("serializeTypeCurrentRPC", SerializeType.JSON.name());
-            json.writeNumberField("version", command.version());
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write a JSON header", e);
+            out.writeByte('}');
         }
+        ByteBufUtil.writeAscii(out, ",\"flag\":");
+        writeInt(out, command.flag());
+        ByteBufUtil.writeAscii(out, ",\"language\":");
+        writeString(out, command.language().name());
+        ByteBufUtil.writeAscii(out, ",\"opaque\":");
+        writeInt(out, command.opaque());
+        if (command.remark() != null) {
+            ByteBufUtil.writeAscii(out, ",\"remark\":");
+            writeString(out, command.remark());
+        }
+        ByteBufUtil.writeAscii(out, ",\"serializeTypeCurrentRPC\":\"JSON\",\"version\":");
+        writeInt(out, command.version());
+        out.writeByte('}');
+    }
+
+    private static void writeInt(ByteBuf out, int value) {
+        ByteBufUtil.writeAscii(out, Integer.toString(value));
+    }
+
+    /**
+     * A JSON string as Jackson writes it: quote, backslash, control characters and surrogates escaped,
+     * the rest as UTF-8.
+     */
+    private static void writeString(ByteBuf out, String value) {
+        out.writeByte('"');
+        int run = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) {
+                continue;
+            }
+            ByteBufUtil.writeUtf8(out, value, run, i);
+            run = i + 1;
+            out.writeByte('\\');
+            switch (c) {
+                case '"', '\\' -> out.writeByte(c);
+                case '\n' -> out.writeByte('n');
+                case '\r' -> out.writeByte('r');
+                case '\t' -> out.writeByte('t');
+                case '\b' -> out.writeByte('b');
+                case '\f' -> out.writeByte('f');
+                default -> out.writeByte('u').writeByte(HEX[c >> 12]).writeByte(HEX[(c >> 8) & 0xF])
+                        .writeByte(HEX[(c >> 4) & 0xF]).writeByte(HEX[c & 0xF]);
+            }
+        }
+        ByteBufUtil.writeUtf8(out, value, run, value.length());
+        out.writeByte('"');
     }
 
     /**

@@ -122,6 +122,41 @@ class FrameCodecTest {
     }
 
     @Test
+    void writesJsonHeadersAsJacksonWould() throws Exception {
+        RemotingCommand command = RemotingCommand.request(310).setOpaque(-5).setFlag(3)
+                .setRemark("quote \" back \\ nl \n tab \t cr \r \u0001 \u001f bs \b ff \f é 中 \uD83D\uDE00 /")
+                .putExtField("k\"1", "v\u0000").putExtField("topic", "T").putExtField("empty", "");
+        ByteBuf ours = Unpooled.buffer();
+        JsonHeaderCodec.encode(command, ours);
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        try (com.fasterxml.jackson.core.JsonGenerator json = org.modmq.remoting.protocol.Json.mapper().getFactory()
+                .createGenerator(expected)) {
+            json.writeStartObject();
+            json.writeNumberField("code", command.code());
+            json.writeObjectFieldStart("extFields");
+            for (var field : command.extFields().entrySet()) {
+                json.writeStringField(field.getKey(), field.getValue());
+            }
+            json.writeEndObject();
+            json.writeNumberField("flag", command.flag());
+            json.writeStringField("language", command.language().name());
+            json.writeNumberField("opaque", command.opaque());
+            json.writeStringField("remark", command.remark());
+            json.writeStringField("serializeTypeCurrentRPC", "JSON");
+            json.writeNumberField("version", command.version());
+            json.writeEndObject();
+        }
+        try {
+            assertThat(ours.toString(StandardCharsets.UTF_8)).isEqualTo(expected.toString(StandardCharsets.UTF_8));
+            RemotingCommand back = JsonHeaderCodec.decode(ours);
+            assertThat(back.remark()).isEqualTo(command.remark());
+            assertThat(back.extFields()).isEqualTo(command.extFields());
+        } finally {
+            ours.release();
+        }
+    }
+
+    @Test
     void reassemblesFramesSplitAcrossReads() {
         RemotingCommand command = RemotingCommand.request(10).putExtField("topic", "T").withBody(new byte[300]);
         byte[] frame = ByteBufUtil.decodeHexDump(encode(command));
