@@ -156,6 +156,8 @@ class PushReplicationTest {
 
     static void assertSameLogsAndQueues(MessageStore masterStore, Path masterRoot, MessageStore replicaStore,
                                         Path replicaRoot) throws Exception {
+        // The replica's commit log end is published before its own dispatcher has built the queues.
+        await(() -> queuesCaughtUp(masterStore, replicaStore), WAIT, "replica to dispatch its ConsumeQueues");
         assertThat(replicaStore.getCommitLogMinOffset()).isEqualTo(masterStore.getCommitLogMinOffset());
         assertThat(bytesOf(replicaStore.replicatedLog())).isEqualTo(bytesOf(masterStore.replicatedLog()));
         Map<String, byte[]> masterLog = filesUnder(masterRoot.resolve("commitlog"));
@@ -175,5 +177,16 @@ class PushReplicationTest {
         assertThat(names(replicaQueues)).isEqualTo(names(masterQueues)).isNotEmpty();
         masterQueues.forEach((name, bytes) ->
                 assertThat(replicaQueues.get(name)).as("consumequeue/" + name).isEqualTo(bytes));
+    }
+
+    private static boolean queuesCaughtUp(MessageStore masterStore, MessageStore replicaStore) {
+        for (String topic : masterStore.topics()) {
+            for (int queueId : masterStore.queueIds(topic)) {
+                if (replicaStore.getMaxOffsetInQueue(topic, queueId) != masterStore.getMaxOffsetInQueue(topic, queueId)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }
