@@ -91,6 +91,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
             return;
         }
         long period = nameServers.registerPeriodMillis();
+        DataVersion registered = topics.dataVersion();
         try {
             Map<String, Integer> codes = registerAll().get(nameServers.registerTimeoutMillis(), TimeUnit.MILLISECONDS);
             LOG.info("registered with the name servers: {}", codes);
@@ -101,6 +102,11 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
             LOG.warn("first registration with the name servers did not complete: {}", e.toString());
         }
         topics.addListener(this);
+        // A topic created while the first registration was in flight had no listener to announce it; without
+        // this it would reach the name servers only with the next periodic registration.
+        if (!topics.dataVersion().equals(registered)) {
+            registerQuietly();
+        }
         periodic = scheduler.scheduleAtFixedRate(this::registerQuietly, period, period, TimeUnit.MILLISECONDS);
     }
 

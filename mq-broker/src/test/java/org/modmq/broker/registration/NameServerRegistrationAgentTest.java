@@ -115,6 +115,36 @@ class NameServerRegistrationAgentTest {
     }
 
     @Test
+    void aTopicCreatedDuringTheFirstRegistrationIsRegisteredAtOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<TopicConfigTable> table = new java.util.concurrent.atomic.AtomicReference<>();
+        RemotingServer namesrv = new RemotingServer(RemotingServerConfig.of("127.0.0.1", 0));
+        namesrv.registerDefaultProcessor(RequestProcessor.sync((channel, request) -> {
+            received.add(request);
+            if (received.size() == 1) {
+                // an admin creates a topic while the broker's first registration is in flight
+                table.get().upsert(TopicConfig.of("EarlyTopic", 4, 6));
+            }
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null);
+        }), executor);
+        try (RemotingServer started = namesrv.start();
+             RemotingClient client = new RemotingClient(RemotingClientConfig.defaults())) {
+            BrokerConfig config = TestConfigs.broker(dir, "namesrvAddr", "127.0.0.1:" + started.port());
+            TopicConfigTable topics = new TopicConfigTable(dir, Clock.systemUTC(), config.identity(), config.topics());
+            table.set(topics);
+            RegistrationTarget target = new RegistrationTarget("DefaultCluster", "broker-a", 0, "127.0.0.1:20911",
+                    "127.0.0.1:20912", 6);
+            try (NameServerRegistrationAgent agent = new NameServerRegistrationAgent(target, config.nameServer(),
+                    topics, client, scheduler)) {
+                agent.start();
+                Await.until("a second registration carrying the early topic", WAIT, () -> received.size() >= 2);
+                JsonNode second = BrokerJson.mapper().readTree(received.get(1).body())
+                        .path("topicConfigSerializeWrapper").path("topicConfigTable");
+                assertThat(second.has("EarlyTopic")).isTrue();
+            }
+        }
+    }
+
+    @Test
     void aSlaveLearnsItsMasterAndAReadOnlyBrokerRestrictsPerms() throws Exception {
         try (RemotingServer namesrv = recordingNameServer(Map.of("masterAddr", "127.0.0.1:10911",
                 "haServerAddr", "127.0.0.1:10912"));
