@@ -1,0 +1,41 @@
+package org.modmq.testkit.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class FreePortTest {
+
+    @Test
+    void picksDistinctPorts() {
+        int[] ports = FreePort.pick(5);
+        assertThat(Arrays.stream(ports).distinct().count()).isEqualTo(5);
+        assertThat(Arrays.stream(ports).allMatch(port -> port >= 1 && port <= 65535)).isTrue();
+        assertThatThrownBy(() -> FreePort.pick(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void acceptsOnlyWhileSomethingListens() throws Exception {
+        int port;
+        try (ServerSocket server = new ServerSocket()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            port = server.getLocalPort();
+            assertThat(FreePort.accepts(port)).isTrue();
+        }
+        assertThat(FreePort.accepts(port)).isFalse();
+    }
+
+    @Test
+    void picksARunWithItsNeighbours() {
+        int port = FreePort.pickRun(2, 1);
+        assertThat(port).isBetween(1026, 65534);
+        assertThatThrownBy(() -> FreePort.pickRun(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
