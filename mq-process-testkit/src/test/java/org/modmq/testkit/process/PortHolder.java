@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +30,7 @@ final class PortHolder {
         try (ServerSocket server = new ServerSocket()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0])));
             while (true) {
-                try (Socket probe = server.accept()) {
-                    // a probe connection: nothing to say
-                    probe.setSoLinger(true, 0);
-                }
+                server.accept().close();
             }
         }
     }
