@@ -2,24 +2,24 @@ package org.modmq.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.BuiltDistribution;
+import org.modmq.testkit.process.ChildProcess;
+import org.modmq.testkit.process.ConfFile;
+import org.modmq.testkit.process.FreePort;
+import org.modmq.testkit.process.ProcessSpec;
 import picocli.CommandLine;
 
 /**
@@ -31,31 +31,35 @@ import picocli.CommandLine;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class StandaloneProduceSmokeTest {
 
-    private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(90);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     @TempDir
     Path work;
 
     @Test
     void producesAgainstTheStandaloneBroker() throws Exception {
-        Path dist = Path.of(System.getProperty("modmq.dist.dir", "../mq-distribution/target/modmq-0.1.0-SNAPSHOT"));
-        Path launcher = dist.resolve("bin/modmq");
-        assertThat(launcher).as("build mq-distribution first").isExecutable();
-        int[] ports = freePorts(3);
-        Path conf = work.resolve("standalone.conf");
-        Files.writeString(conf, String.join("\n", "brokerClusterName=SmokeCluster", "brokerName=smoke-a",
-                "brokerId=0", "brokerRole=ASYNC_MASTER", "brokerIP1=127.0.0.1", "listenPort=" + ports[1],
-                "haListenPort=" + ports[2], "namesrvAddr=127.0.0.1:" + ports[0],
-                "storePathRootDir=" + work.resolve("store"), "autoCreateTopicEnable=true",
-                "autoCreateSubscriptionGroup=true", ""));
-        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "-c", conf.toString())
-                .redirectErrorStream(true).redirectOutput(work.resolve("modmq.out").toFile());
-        builder.environment().put("MODMQ_LOG_DIR", work.resolve("logs").toString());
-        builder.environment().put("JAVA_HEAP_OPTS", "-Xms64m -Xmx256m -XX:MaxDirectMemorySize=256m");
-        builder.environment().put("JAVA_OPTS", "-Duser.home=" + work.resolve("home"));
-        Process modmq = builder.start();
-        try {
-            awaitListening(modmq, ports[0], ports[1]);
+        BuiltDistribution dist = BuiltDistribution.located();
+        int[] ports = FreePort.pick(3);
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("brokerClusterName", "SmokeCluster");
+        settings.put("brokerName", "smoke-a");
+        settings.put("brokerId", "0");
+        settings.put("brokerRole", "ASYNC_MASTER");
+        settings.put("brokerIP1", "127.0.0.1");
+        settings.put("listenPort", Integer.toString(ports[1]));
+        settings.put("haListenPort", Integer.toString(ports[2]));
+        settings.put("namesrvAddr", "127.0.0.1:" + ports[0]);
+        settings.put("storePathRootDir", work.resolve("store").toString());
+        settings.put("autoCreateTopicEnable", "true");
+        settings.put("autoCreateSubscriptionGroup", "true");
+        Path conf = ConfFile.write(work, "standalone.conf", settings);
+        Map<String, String> environment = new HashMap<>(BuiltDistribution.launcherEnvironment(
+                "-Xms64m -Xmx256m -XX:MaxDirectMemorySize=256m", work.resolve("logs")));
+        environment.put("JAVA_OPTS", "-Duser.home=" + work.resolve("home"));
+        ProcessSpec launcher = new ProcessSpec("modmq", List.of(dist.script("modmq"), "-c", conf.toString()),
+                environment, work, ports[0]);
+        try (ChildProcess modmq = ChildProcess.start(launcher, START_TIMEOUT)) {
+            modmq.awaitAccepting(ports[1], START_TIMEOUT);
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             CommandLine cli = BenchMain.commandLine();
@@ -68,53 +72,6 @@ class StandaloneProduceSmokeTest {
             Map<String, String> report = kv(out.toString().trim());
             assertThat(Long.parseLong(report.get("messages"))).as(out.toString()).isPositive();
             assertThat(report.get("errors")).isEqualTo("0");
-        } finally {
-            modmq.destroy();
-            if (!modmq.waitFor(30, TimeUnit.SECONDS)) {
-                modmq.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    private void awaitListening(Process modmq, int... ports) throws IOException {
-        long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
-        for (int port : ports) {
-            while (!accepts(port)) {
-                assertThat(modmq.isAlive()).as("bin/modmq exited: %s", output()).isTrue();
-                assertThat(System.nanoTime() - deadline).as("not listening on %d: %s", port, output()).isNegative();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-            }
-        }
-    }
-
-    private String output() throws IOException {
-        Path out = work.resolve("modmq.out");
-        return Files.exists(out) ? Files.readString(out) : "";
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int[] freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                sockets.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
         }
     }
 

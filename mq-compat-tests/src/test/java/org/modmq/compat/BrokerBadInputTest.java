@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
 
 /**
  * Bad input on the broker's port from a raw socket: broken frames close that connection, an unknown

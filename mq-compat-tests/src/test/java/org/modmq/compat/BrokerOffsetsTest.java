@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
 
 /**
  * Committed consumer offsets survive a consumer restart and a broker restart: a group that comes

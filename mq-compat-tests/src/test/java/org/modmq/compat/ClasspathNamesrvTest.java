@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.ChildProcess;
 
 /**
  * The distribution's jars on the class path instead of the module path:
@@ -32,7 +33,7 @@ class ClasspathNamesrvTest {
     void servesRegistrationAndRouteOnTheClassPath() throws Exception {
         StockRegistrar.FakeBroker broker = new StockRegistrar.FakeBroker(
                 "CpCluster", "broker-cp", 0, "127.0.0.1:3911", "127.0.0.1:3912");
-        try (ModmqProcess namesrv = Distribution.located().startNamesrvOnClasspath(workDir);
+        try (ChildProcess namesrv = Distribution.located().startNamesrvOnClasspath(workDir);
              StockRegistrar registrar = new StockRegistrar();
              StockAdmin admin = StockAdmin.start(namesrv.address())) {
             RemotingCommand response = registrar.register(namesrv.address(), broker, List.of(

@@ -1,9 +1,5 @@
 package org.modmq.compat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,75 +7,68 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.modmq.testkit.process.BuiltDistribution;
+import org.modmq.testkit.process.ChildProcess;
+import org.modmq.testkit.process.ConfFile;
+import org.modmq.testkit.process.FreePort;
+import org.modmq.testkit.process.ProcessSpec;
 
 /**
- * The built distribution ({@code mq-distribution/target/modmq-VERSION/}, passed by the build as the
- * system property {@value #DIR_PROPERTY}) and the ways to start its processes: each on free loopback
+ * The built distribution ({@link BuiltDistribution}, named by the system property
+ * {@value BuiltDistribution#DIR_PROPERTY}) and the ways to start its processes: each on free loopback
  * ports, with a configuration generated into the test's temporary directory. Every process it
  * starts is returned to the caller, who closes it. Stateless and thread-safe.
  */
 final class Distribution {
 
-    static final String DIR_PROPERTY = "modmq.dist.dir";
-
     /** JVM start, class loading and binding; generous for a loaded 2-core machine. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Path home;
+    /** Small, fast-starting JVMs: several of these run at once on a small machine. */
+    static final String TEST_HEAP_OPTS = "-Xms32m -Xmx192m -XX:MaxDirectMemorySize=256m -XX:+UseSerialGC"
+            + " -XX:TieredStopAtLevel=1";
 
-    private Distribution(Path home) {
-        this.home = home;
+    private final BuiltDistribution built;
+
+    private Distribution(BuiltDistribution built) {
+        this.built = built;
     }
 
     /**
-     * The distribution named by {@value #DIR_PROPERTY}.
+     * The distribution named by {@value BuiltDistribution#DIR_PROPERTY}.
      *
      * @throws IllegalStateException if it is not set or not a built distribution
      */
     static Distribution located() {
-        String dir = System.getProperty(DIR_PROPERTY);
-        if (dir == null || dir.isBlank()) {
-            throw new IllegalStateException("system property " + DIR_PROPERTY + " is not set; run the tests through Maven");
-        }
-        Path home = Path.of(dir).toAbsolutePath().normalize();
-        if (!Files.isExecutable(home.resolve("bin/mqnamesrv")) || !Files.isDirectory(home.resolve("lib"))) {
-            throw new IllegalStateException(home + " is not a built distribution; build mq-distribution first");
-        }
-        return new Distribution(home);
-    }
-
-    Path home() {
-        return home;
+        return new Distribution(BuiltDistribution.located());
     }
 
     Path lib() {
-        return home.resolve("lib");
+        return built.lib();
     }
 
     Path plugins() {
-        return home.resolve("plugins");
+        return built.plugins();
     }
 
     /** Starts {@code bin/mqnamesrv -c <generated conf>} on a free port. */
-    ModmqProcess startNamesrv(Path workDir) {
+    ChildProcess startNamesrv(Path workDir) {
         int port = FreePort.pick();
-        Path conf = writeConf(workDir, "namesrv-" + port + ".conf", namesrvSettings(port));
-        return ModmqProcess.start("namesrv-" + port,
-                List.of(home.resolve("bin/mqnamesrv").toString(), "-c", conf.toString()),
-                workDir, port, START_TIMEOUT);
+        Path conf = ConfFile.write(workDir, "namesrv-" + port + ".conf", namesrvSettings(port));
+        return start("namesrv-" + port, List.of(built.script("mqnamesrv"), "-c", conf.toString()), workDir, port);
     }
 
     /**
      * Starts the name server on the class path ({@code java -cp 'lib/*:plugins/*' <main class>}), so
      * that {@code META-INF/services} rather than {@code provides} is what finds providers.
      */
-    ModmqProcess startNamesrvOnClasspath(Path workDir) {
+    ChildProcess startNamesrvOnClasspath(Path workDir) {
         int port = FreePort.pick();
-        Path conf = writeConf(workDir, "namesrv-cp-" + port + ".conf", namesrvSettings(port));
+        Path conf = ConfFile.write(workDir, "namesrv-cp-" + port + ".conf", namesrvSettings(port));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(ModmqProcess.TEST_HEAP_OPTS.split(" ")));
-        command.add("-Dlogback.configurationFile=" + home.resolve("conf/logback.xml"));
+        command.addAll(List.of(TEST_HEAP_OPTS.split(" ")));
+        command.add("-Dlogback.configurationFile=" + built.home().resolve("conf/logback.xml"));
         command.add("-Dmodmq.log.dir=" + workDir.resolve("logs"));
         command.add("-Dmodmq.log.name=namesrv-cp");
         command.add("-cp");
@@ -87,7 +76,7 @@ final class Distribution {
         command.add("org.modmq.namesrv.NamesrvStartup");
         command.add("-c");
         command.add(conf.toString());
-        return ModmqProcess.start("namesrv-cp-" + port, command, workDir, port, START_TIMEOUT);
+        return start("namesrv-cp-" + port, command, workDir, port);
     }
 
     /**
@@ -106,7 +95,8 @@ final class Distribution {
      */
     BrokerConf brokerConf(Path workDir, String label, String brokerName, List<String> namesrvAddrs,
                           Map<String, String> overrides) {
-        int port = FreePort.pick();
+        int[] ports = FreePort.pick(2);
+        int port = ports[0];
         Path store = workDir.resolve(label + "-store");
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("brokerClusterName", "CompatCluster");
@@ -115,7 +105,7 @@ final class Distribution {
         settings.put("brokerRole", "ASYNC_MASTER");
         settings.put("brokerIP1", "127.0.0.1");
         settings.put("listenPort", Integer.toString(port));
-        settings.put("haListenPort", Integer.toString(FreePort.pick()));
+        settings.put("haListenPort", Integer.toString(ports[1]));
         settings.put("namesrvAddr", String.join(";", namesrvAddrs));
         settings.put("storePathRootDir", store.toString());
         settings.put("storeBackend", "mmap");
@@ -123,15 +113,14 @@ final class Distribution {
         settings.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
         settings.put("autoCreateTopicEnable", "true");
         settings.putAll(overrides);
-        Path file = writeConf(workDir, label + ".conf", settings);
+        Path file = ConfFile.write(workDir, label + ".conf", settings);
         return new BrokerConf(label, brokerName, file, port, store);
     }
 
     /** Starts {@code bin/mqbroker -c <conf>} and waits for its port (registration is awaited separately). */
-    ModmqProcess startBroker(Path workDir, BrokerConf conf) {
-        return ModmqProcess.start("broker-" + conf.label(),
-                List.of(home.resolve("bin/mqbroker").toString(), "-c", conf.file().toString()),
-                workDir, conf.port(), START_TIMEOUT);
+    ChildProcess startBroker(Path workDir, BrokerConf conf) {
+        return start("broker-" + conf.label(), List.of(built.script("mqbroker"), "-c", conf.file().toString()),
+                workDir, conf.port());
     }
 
     /**
@@ -140,24 +129,24 @@ final class Distribution {
      * a store under {@code workDir}; every other key keeps the launcher's embedded default.
      */
     StandaloneConf standaloneConf(Path workDir, String brokerName) {
-        int brokerPort = FreePort.pick();
-        int namesrvPort = FreePort.pick();
+        int[] ports = FreePort.pick(3);
+        int brokerPort = ports[0];
+        int namesrvPort = ports[1];
         Path store = workDir.resolve("standalone-store");
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("brokerName", brokerName);
         settings.put("listenPort", Integer.toString(brokerPort));
-        settings.put("haListenPort", Integer.toString(FreePort.pick()));
+        settings.put("haListenPort", Integer.toString(ports[2]));
         settings.put("namesrvAddr", "127.0.0.1:" + namesrvPort);
         settings.put("storePathRootDir", store.toString());
-        Path file = writeConf(workDir, "standalone.conf", settings);
+        Path file = ConfFile.write(workDir, "standalone.conf", settings);
         return new StandaloneConf(brokerName, file, brokerPort, namesrvPort, store);
     }
 
     /** Starts {@code bin/modmq -c <conf>} and waits for the broker's port (the name server opens first). */
-    ModmqProcess startStandalone(Path workDir, StandaloneConf conf) {
-        return ModmqProcess.start("standalone-" + conf.brokerPort(),
-                List.of(home.resolve("bin/modmq").toString(), "-c", conf.file().toString()),
-                workDir, conf.brokerPort(), START_TIMEOUT);
+    ChildProcess startStandalone(Path workDir, StandaloneConf conf) {
+        return start("standalone-" + conf.brokerPort(), List.of(built.script("modmq"), "-c", conf.file().toString()),
+                workDir, conf.brokerPort());
     }
 
     private static Map<String, String> namesrvSettings(int port) {
@@ -167,17 +156,14 @@ final class Distribution {
         return settings;
     }
 
-    private static Path writeConf(Path dir, String fileName, Map<String, String> settings) {
-        StringBuilder text = new StringBuilder("# generated by mq-compat-tests\n");
-        settings.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
-        Path file = dir.resolve(fileName);
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-        return file;
+    /**
+     * Starts {@code command} in {@code workDir} with the launch scripts' environment (this JVM, small
+     * heaps, logs under {@code workDir/logs}) and waits for {@code port}; the output file is
+     * {@code workDir/name.out}.
+     */
+    private static ChildProcess start(String name, List<String> command, Path workDir, int port) {
+        Map<String, String> environment = BuiltDistribution.launcherEnvironment(TEST_HEAP_OPTS, workDir.resolve("logs"));
+        return ChildProcess.start(new ProcessSpec(name, command, environment, workDir, port), START_TIMEOUT);
     }
 
     /**

@@ -16,6 +16,8 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
 
 /**
  * A running modmq deployment from the distribution: {@code namesrvCount} name servers
@@ -31,14 +33,14 @@ final class ModmqCluster implements AutoCloseable {
 
     private final Distribution distribution;
     private final Path workDir;
-    private final List<ModmqProcess> namesrvs;
+    private final List<ChildProcess> namesrvs;
     private final Distribution.BrokerConf brokerConf;
-    private ModmqProcess broker;
+    private ChildProcess broker;
     private StockAdmin admin;
     private DefaultMQProducer producer;
     private int produced;
 
-    private ModmqCluster(Distribution distribution, Path workDir, List<ModmqProcess> namesrvs,
+    private ModmqCluster(Distribution distribution, Path workDir, List<ChildProcess> namesrvs,
                          Distribution.BrokerConf brokerConf) {
         this.distribution = distribution;
         this.workDir = workDir;
@@ -53,18 +55,18 @@ final class ModmqCluster implements AutoCloseable {
      */
     static ModmqCluster start(Path workDir, int namesrvCount, Map<String, String> brokerOverrides) throws Exception {
         Distribution distribution = Distribution.located();
-        List<ModmqProcess> namesrvs = new ArrayList<>();
+        List<ChildProcess> namesrvs = new ArrayList<>();
         ModmqCluster cluster = null;
         try {
             for (int i = 0; i < namesrvCount; i++) {
                 namesrvs.add(distribution.startNamesrv(workDir));
             }
             Distribution.BrokerConf conf = distribution.brokerConf(workDir, "broker-a",
-                    namesrvs.stream().map(ModmqProcess::address).toList(), brokerOverrides);
+                    namesrvs.stream().map(ChildProcess::address).toList(), brokerOverrides);
             cluster = new ModmqCluster(distribution, workDir, namesrvs, conf);
             cluster.broker = distribution.startBroker(workDir, conf);
             cluster.admin = StockAdmin.start(cluster.namesrvAddr());
-            for (ModmqProcess namesrv : namesrvs) {
+            for (ChildProcess namesrv : namesrvs) {
                 cluster.awaitRegisteredWith(namesrv);
             }
             return cluster;
@@ -72,7 +74,7 @@ final class ModmqCluster implements AutoCloseable {
             if (cluster != null) {
                 cluster.close();
             } else {
-                namesrvs.forEach(ModmqProcess::close);
+                namesrvs.forEach(ChildProcess::close);
             }
             throw e;
         }
@@ -80,14 +82,14 @@ final class ModmqCluster implements AutoCloseable {
 
     /** Every name server, {@code ;}-separated, as clients take it. */
     String namesrvAddr() {
-        return namesrvs.stream().map(ModmqProcess::address).collect(Collectors.joining(";"));
+        return namesrvs.stream().map(ChildProcess::address).collect(Collectors.joining(";"));
     }
 
-    List<ModmqProcess> namesrvs() {
+    List<ChildProcess> namesrvs() {
         return namesrvs;
     }
 
-    ModmqProcess broker() {
+    ChildProcess broker() {
         return broker;
     }
 
@@ -189,14 +191,14 @@ final class ModmqCluster implements AutoCloseable {
     void restartBroker() throws Exception {
         broker.stop(Duration.ofSeconds(20));
         broker = broker.restart(Distribution.START_TIMEOUT);
-        for (ModmqProcess namesrv : namesrvs) {
+        for (ChildProcess namesrv : namesrvs) {
             if (namesrv.isAlive()) {
                 awaitRegisteredWith(namesrv);
             }
         }
     }
 
-    private void awaitRegisteredWith(ModmqProcess namesrv) throws Exception {
+    private void awaitRegisteredWith(ChildProcess namesrv) throws Exception {
         try (StockAdmin single = StockAdmin.start(namesrv.address())) {
             Await.until(brokerName() + " registered with " + namesrv, REGISTRATION_TIMEOUT, () -> {
                 try {

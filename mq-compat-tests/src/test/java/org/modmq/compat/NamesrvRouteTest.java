@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
 
 /**
  * {@code bin/mqnamesrv} from the distribution, driven by the stock 5.3.3 admin client and by the
@@ -56,7 +58,7 @@ class NamesrvRouteTest {
     @TempDir
     static Path workDir;
 
-    private static ModmqProcess namesrv;
+    private static ChildProcess namesrv;
     private static StockAdmin admin;
     private static StockRegistrar registrar;
 
@@ -69,7 +71,7 @@ class NamesrvRouteTest {
 
     @AfterAll
     static void stopNamesrv() {
-        try (ModmqProcess process = namesrv; StockAdmin client = admin; StockRegistrar broker = registrar) {
+        try (ChildProcess process = namesrv; StockAdmin client = admin; StockRegistrar broker = registrar) {
             // closed in reverse order: registrar, admin, then the process
         }
     }

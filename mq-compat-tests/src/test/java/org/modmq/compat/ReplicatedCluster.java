@@ -19,6 +19,8 @@ import org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHe
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
 
 /**
  * Two masters ({@code broker-a}, {@code broker-b}) with one slave each ({@code broker-a-s},
@@ -37,14 +39,14 @@ final class ReplicatedCluster implements AutoCloseable {
 
     private final Distribution distribution;
     private final Path workDir;
-    private final ModmqProcess namesrv;
+    private final ChildProcess namesrv;
     private final Map<String, Distribution.BrokerConf> masterConfs = new LinkedHashMap<>();
     private final Map<String, Distribution.BrokerConf> slaveConfs = new LinkedHashMap<>();
-    private final Map<String, ModmqProcess> masters = new LinkedHashMap<>();
-    private final Map<String, ModmqProcess> slaves = new LinkedHashMap<>();
+    private final Map<String, ChildProcess> masters = new LinkedHashMap<>();
+    private final Map<String, ChildProcess> slaves = new LinkedHashMap<>();
     private StockAdmin admin;
 
-    private ReplicatedCluster(Distribution distribution, Path workDir, ModmqProcess namesrv) {
+    private ReplicatedCluster(Distribution distribution, Path workDir, ChildProcess namesrv) {
         this.distribution = distribution;
         this.workDir = workDir;
         this.namesrv = namesrv;
@@ -61,7 +63,7 @@ final class ReplicatedCluster implements AutoCloseable {
         Objects.requireNonNull(masterRole, "masterRole");
         Objects.requireNonNull(haStrategy, "haStrategy");
         Distribution distribution = Distribution.located();
-        ModmqProcess namesrv = distribution.startNamesrv(workDir);
+        ChildProcess namesrv = distribution.startNamesrv(workDir);
         ReplicatedCluster cluster = new ReplicatedCluster(distribution, workDir, namesrv);
         try {
             cluster.admin = StockAdmin.start(namesrv.address());
@@ -89,15 +91,15 @@ final class ReplicatedCluster implements AutoCloseable {
     }
 
     /** Starts one broker per configuration at once (JVM start-up dominates) and waits for all ports. */
-    private Map<String, ModmqProcess> startAll(Map<String, Distribution.BrokerConf> confs) throws Exception {
+    private Map<String, ChildProcess> startAll(Map<String, Distribution.BrokerConf> confs) throws Exception {
         ExecutorService starter = Executors.newFixedThreadPool(confs.size());
         try {
-            Map<String, Future<ModmqProcess>> starting = new LinkedHashMap<>();
+            Map<String, Future<ChildProcess>> starting = new LinkedHashMap<>();
             confs.forEach((name, conf) -> starting.put(name,
                     starter.submit(() -> distribution.startBroker(workDir, conf))));
-            Map<String, ModmqProcess> started = new LinkedHashMap<>();
+            Map<String, ChildProcess> started = new LinkedHashMap<>();
             List<Throwable> failures = new ArrayList<>();
-            for (Map.Entry<String, Future<ModmqProcess>> entry : starting.entrySet()) {
+            for (Map.Entry<String, Future<ChildProcess>> entry : starting.entrySet()) {
                 try {
                     started.put(entry.getKey(), entry.getValue().get(
                             Distribution.START_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS));
@@ -108,7 +110,7 @@ final class ReplicatedCluster implements AutoCloseable {
                 }
             }
             if (!failures.isEmpty()) {
-                started.values().forEach(ModmqProcess::close);
+                started.values().forEach(ChildProcess::close);
                 AssertionError failure = new AssertionError("broker start failed: " + failures.get(0), failures.get(0));
                 failures.stream().skip(1).forEach(failure::addSuppressed);
                 throw failure;
@@ -135,11 +137,11 @@ final class ReplicatedCluster implements AutoCloseable {
         return slaveConfs.get(brokerName).address();
     }
 
-    ModmqProcess master(String brokerName) {
+    ChildProcess master(String brokerName) {
         return masters.get(brokerName);
     }
 
-    ModmqProcess slave(String brokerName) {
+    ChildProcess slave(String brokerName) {
         return slaves.get(brokerName);
     }
 
@@ -251,7 +253,7 @@ final class ReplicatedCluster implements AutoCloseable {
         namesrv.close();
     }
 
-    private static void closeAll(Iterable<ModmqProcess> processes) {
+    private static void closeAll(Iterable<ChildProcess> processes) {
         try (ClientShutdowns stopping = new ClientShutdowns()) {
             processes.forEach(process -> stopping.start(process::close));
         }

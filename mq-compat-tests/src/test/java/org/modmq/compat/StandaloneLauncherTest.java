@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
+import org.modmq.testkit.process.FreePort;
 
 /**
  * The quick start: {@code bin/modmq} runs a name server and a broker in one process; a stock
@@ -39,7 +42,7 @@ class StandaloneLauncherTest {
     void stockProducerAndConsumerRoundTripThroughTheStandaloneLauncher() throws Exception {
         Distribution distribution = Distribution.located();
         Distribution.StandaloneConf conf = distribution.standaloneConf(workDir, "standalone-compat");
-        try (ModmqProcess standalone = distribution.startStandalone(workDir, conf)) {
+        try (ChildProcess standalone = distribution.startStandalone(workDir, conf)) {
             assertThat(FreePort.accepts(conf.namesrvPort())).as(standalone.output()).isTrue();
             try (StockAdmin admin = StockAdmin.start(conf.namesrvAddr())) {
                 Await.until("standalone broker registered with its own name server", Duration.ofSeconds(30), () -> {
@@ -94,7 +97,8 @@ class StandaloneLauncherTest {
                 assertThat(files.count()).isPositive();
             }
             // SIGTERM runs the shutdown hook (broker, then name server) and the JVM exits 128 + 15.
-            assertThat(standalone.stop(Duration.ofSeconds(20))).as(standalone.output()).isEqualTo(143);
+            standalone.stop(Duration.ofSeconds(20));
+            assertThat(standalone.exitStatus()).as(standalone.output()).isEqualTo(143);
             assertThat(FreePort.accepts(conf.namesrvPort())).isFalse();
         }
     }

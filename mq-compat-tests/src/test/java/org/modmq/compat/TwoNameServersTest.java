@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
 
 /**
  * A broker registered with two name servers; clients configured with both keep working when one
@@ -33,7 +35,7 @@ class TwoNameServersTest {
     void clientsKeepWorkingWithOneNameServerStopped() throws Exception {
         try (ModmqCluster cluster = ModmqCluster.start(workDir, 2, Map.of())) {
             cluster.createTopic("TwoNs", 2);
-            for (ModmqProcess namesrv : cluster.namesrvs()) {
+            for (ChildProcess namesrv : cluster.namesrvs()) {
                 try (StockAdmin single = StockAdmin.start(namesrv.address())) {
                     assertThat(single.ext().examineTopicRouteInfo("TwoNs").getQueueDatas()).hasSize(1);
                 }

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.testkit.process.Await;
+import org.modmq.testkit.process.ChildProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.modmq.testkit.process.Await;
 
 /**
  * The steps both interoperability scenarios share: topic creation, a burst from the stock producer and

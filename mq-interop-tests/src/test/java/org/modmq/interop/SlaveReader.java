@@ -17,6 +17,7 @@ import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.modmq.testkit.process.Await;
 
 /**
  * Reads a topic back with the stock pull client while the route holds only a slave, so every pull is

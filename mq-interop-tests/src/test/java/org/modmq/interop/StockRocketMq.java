@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.modmq.testkit.process.ChildProcess;
+import org.modmq.testkit.process.ConfFile;
+import org.modmq.testkit.process.FreePort;
+import org.modmq.testkit.process.ProcessSpec;
 
 /**
  * Apache RocketMQ 5.3.3's name server and broker as child JVMs, launched from the jars Maven put on this
@@ -49,7 +53,7 @@ final class StockRocketMq {
      * @return the running broker and where its store is
      */
     static StockBroker startBroker(Path workDir, String label, String role, String namesrvAddr) {
-        int port = FreePort.pickBrokerBase();
+        int port = FreePort.pickRun(2, 1);
         Path store = workDir.resolve(label + "-store");
         Map<String, String> settings = BrokerSettings.common(role, port, port + 1, namesrvAddr, store);
         settings.put("bindAddress", "127.0.0.1");
@@ -81,8 +85,8 @@ final class StockRocketMq {
         command.add(mainClass);
         command.add("-c");
         command.add(conf.toString());
-        return ChildProcess.start(label, command, Map.of("ROCKETMQ_HOME", home.toString()), workDir, port,
-                START_TIMEOUT);
+        return ChildProcess.start(new ProcessSpec(label, command, Map.of("ROCKETMQ_HOME", home.toString()), workDir,
+                port), START_TIMEOUT);
     }
 
     /**

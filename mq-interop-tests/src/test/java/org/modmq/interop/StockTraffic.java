@@ -16,6 +16,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.modmq.testkit.process.Await;
 
 /**
  * Sends messages with the stock producer ({@code DefaultMQProducer}, explicit name server) and remembers
