@@ -27,7 +27,6 @@ import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.testing.FakeChannel;
-import org.modmq.broker.testing.ManualClock;
 import org.modmq.broker.testing.Samples;
 import org.modmq.broker.testing.TestConfigs;
 import org.modmq.remoting.protocol.HeaderFieldException;
@@ -35,6 +34,7 @@ import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.testkit.ManualClock;
 
 /** Processor-level tests over real metadata tables and a fake store. */
 class StatsProcessorsTest {

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.modmq.broker.testing.FakeChannel;
-import org.modmq.broker.testing.ManualClock;
+import org.modmq.testkit.ManualClock;
 
 class ConsumerGroupRegistryTest {
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.modmq.broker.testing.FakeChannel;
-import org.modmq.broker.testing.ManualClock;
+import org.modmq.testkit.ManualClock;
 
 class ProducerRegistryTest {
 

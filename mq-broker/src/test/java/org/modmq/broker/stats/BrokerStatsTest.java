@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
-import org.modmq.broker.testing.ManualClock;
+import org.modmq.testkit.ManualClock;
 
 class BrokerStatsTest {
 

@@ -7,11 +7,12 @@ import static org.modmq.namesrv.route.RouteFixtures.master;
 import static org.modmq.namesrv.route.RouteFixtures.table;
 import static org.modmq.namesrv.route.RouteFixtures.topic;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.modmq.namesrv.ManualClock;
 import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
+import org.modmq.testkit.ManualClock;
 
 class BrokerExpiryAgentTest {
 
@@ -25,11 +26,11 @@ class BrokerExpiryAgentTest {
     void dropsABrokerOnlyAfterItsTimeoutAndClosesItsChannel() {
         routes.register(master("broker-a", topics));
 
-        clock.advance(120_000);
+        clock.advance(Duration.ofMillis(120_000));
         assertThat(agent.doWork()).isZero();
         assertThat(routes.route("TopicA")).isPresent();
 
-        clock.advance(1);
+        clock.advance(Duration.ofMillis(1));
         assertThat(agent.doWork()).isEqualTo(1);
         assertThat(routes.route("TopicA")).isEmpty();
         assertThat(routes.clusterInfo().brokerAddrTable()).isEmpty();
@@ -40,9 +41,9 @@ class BrokerExpiryAgentTest {
     @Test
     void heartbeatPostponesExpiry() {
         routes.register(master("broker-a", topics));
-        clock.advance(100_000);
+        clock.advance(Duration.ofMillis(100_000));
         assertThat(routes.refresh(CLUSTER, MASTER_ADDR)).isTrue();
-        clock.advance(100_000);
+        clock.advance(Duration.ofMillis(100_000));
         assertThat(agent.doWork()).isZero();
         assertThat(routes.refresh(CLUSTER, "127.0.0.1:1")).isFalse();
     }
@@ -52,7 +53,7 @@ class BrokerExpiryAgentTest {
         BrokerRegistration base = master("broker-a", topics);
         routes.register(new BrokerRegistration(base.clusterName(), base.brokerAddr(), base.brokerName(), 0,
                 base.haServerAddr(), null, 10_000L, true, topics, null, null));
-        clock.advance(10_001);
+        clock.advance(Duration.ofMillis(10_001));
         assertThat(agent.doWork()).isEqualTo(1);
         assertThat(closed).isEmpty();
     }

@@ -9,15 +9,16 @@ import static org.modmq.namesrv.route.RouteFixtures.registration;
 import static org.modmq.namesrv.route.RouteFixtures.table;
 import static org.modmq.namesrv.route.RouteFixtures.topic;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.modmq.namesrv.ManualClock;
 import org.modmq.namesrv.body.BrokerData;
 import org.modmq.namesrv.body.DataVersion;
 import org.modmq.namesrv.body.QueueData;
 import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
 import org.modmq.namesrv.body.TopicRouteData;
+import org.modmq.testkit.ManualClock;
 
 class RouteTableTest {
 
@@ -182,7 +183,7 @@ class RouteTableTest {
         assertThat(routes.checkDataVersion(CLUSTER, MASTER_ADDR, v1.dataVersion()))
                 .isEqualTo(new DataVersionCheck(true, null));
         routes.register(master("broker-a", v1));
-        clock.advance(5_000);
+        clock.advance(Duration.ofMillis(5_000));
         assertThat(routes.checkDataVersion(CLUSTER, MASTER_ADDR, v1.dataVersion()))
                 .isEqualTo(new DataVersionCheck(false, v1.dataVersion()));
         assertThat(routes.liveInfo(CLUSTER, MASTER_ADDR).orElseThrow().lastUpdateMillis()).isEqualTo(clock.millis());
