@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.BrokerMessage;
@@ -34,8 +37,15 @@ import org.modmq.store.MessageStore;
 import org.modmq.store.PutResult;
 import org.modmq.testkit.NettyLeakCheck;
 
-/** Stores, strategies, messages and bounded waits for the push tests. Owns one scheduler. */
-final class HaFixture implements AutoCloseable {
+/**
+ * Stores, strategies, messages and bounded waits for the push tests. Owns one scheduler. A test class
+ * registers one per test ({@code @RegisterExtension final HaFixture fixture = new HaFixture();}); after
+ * each test it stops the scheduler and fails on a leaked buffer.
+ */
+final class HaFixture implements AutoCloseable, AfterEachCallback {
+
+    /** How long the tests wait for replication to happen. */
+    static final Duration WAIT = Duration.ofSeconds(20);
 
     static final InetSocketAddress BORN = new InetSocketAddress("127.0.0.1", 51192);
     static final InetSocketAddress STORE = new InetSocketAddress("127.0.0.1", 20911);
@@ -72,6 +82,66 @@ final class HaFixture implements AutoCloseable {
         ReplicationStrategyProvider provider = ProviderRegistry.load(ReplicationStrategyProvider.class).get("push");
         return (PushReplicationStrategy) provider.create(ha, new ReplicationContext(context(root), role,
                 store.replicatedLog()));
+    }
+
+    /**
+     * A master and a replica, each a store and a push strategy under {@code root/master} and
+     * {@code root/replica}; neither strategy is started. The replica's strategy takes {@code replicaHa},
+     * the master's the defaults.
+     */
+    Pair pair(Path root, BrokerRole masterRole, ConfigValues replicaHa) {
+        Path masterRoot = root.resolve("master");
+        Path replicaRoot = root.resolve("replica");
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            MessageStore masterStore = opened(opened, openStore(masterRoot));
+            MessageStore replicaStore = opened(opened, openStore(replicaRoot));
+            PushReplicationStrategy master = opened(opened, strategy(haConfig(), masterRole, masterRoot, masterStore));
+            PushReplicationStrategy replica = strategy(replicaHa, BrokerRole.SLAVE, replicaRoot, replicaStore);
+            return new Pair(masterRoot, masterStore, master, replicaRoot, replicaStore, replica);
+        } catch (RuntimeException e) {
+            closeInReverse(opened, e);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T resource) {
+        opened.add(resource);
+        return resource;
+    }
+
+    /** Closes every resource, last first; returns {@code failure}, or the first failure, with later ones suppressed. */
+    private static Exception closeInReverse(List<AutoCloseable> resources, Exception failure) {
+        Exception first = failure;
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        return first;
+    }
+
+    /**
+     * What {@link #pair} opened; {@link #close()} closes the replica's strategy, the master's, then the
+     * replica's store and the master's, as try-with-resources over them in opening order would.
+     */
+    record Pair(Path masterRoot, MessageStore masterStore, PushReplicationStrategy master,
+                Path replicaRoot, MessageStore replicaStore, PushReplicationStrategy replica)
+            implements AutoCloseable {
+
+        @Override
+        public void close() throws Exception {
+            Exception failure = closeInReverse(List.of(masterStore, replicaStore, master, replica), null);
+            if (failure != null) {
+                throw failure;
+            }
+        }
     }
 
     static String addressOf(PushReplicationStrategy master) {
@@ -156,5 +226,10 @@ final class HaFixture implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         NettyLeakCheck.check();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 }

@@ -7,16 +7,16 @@ import static org.modmq.ha.push.HaFixture.burst;
 import static org.modmq.ha.push.HaFixture.bytesOf;
 import static org.modmq.ha.push.HaFixture.filesUnder;
 import static org.modmq.ha.push.HaFixture.haConfig;
+import static org.modmq.ha.push.HaFixture.WAIT;
 import static org.modmq.ha.push.HaFixture.names;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.ha.push.replica.MasterFollower;
@@ -27,45 +27,32 @@ import org.modmq.store.MessageStore;
 @Timeout(60)
 class PushReplicationTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
     @TempDir
     Path root;
 
-    private final HaFixture fixture = new HaFixture();
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+    @RegisterExtension
+    final HaFixture fixture = new HaFixture();
 
     @Test
     void replicatesBurstAcrossSegmentsByteForByte() throws Exception {
-        Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             MessageStore replicaStore = fixture.openStore(replicaRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                     masterStore);
-             PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot,
-                     replicaStore)) {
-            master.start();
-            replica.start();
-            replica.followMaster(addressOf(master));
-            long end = burst(masterStore, master, 1500, 2500, "burst");
+        try (HaFixture.Pair ha = fixture.pair(root, BrokerRole.SYNC_MASTER, haConfig())) {
+            ha.master().start();
+            ha.replica().start();
+            ha.replica().followMaster(addressOf(ha.master()));
+            long end = burst(ha.masterStore(), ha.master(), 1500, 2500, "burst");
             assertThat(end).as("the burst spans several 1 MiB segments").isGreaterThan(3L << 20);
 
-            await(() -> replicaStore.getCommitLogMaxOffset() == masterStore.getCommitLogMaxOffset(), WAIT,
+            await(() -> ha.replicaStore().getCommitLogMaxOffset() == ha.masterStore().getCommitLogMaxOffset(), WAIT,
                     "replica to reach " + end);
-            assertThat(master.awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS)).isNull();
-            assertSameLogsAndQueues(masterStore, masterRoot, replicaStore, replicaRoot);
-            assertThat(filesUnder(replicaRoot.resolve("commitlog"))).hasSizeGreaterThan(3);
-            assertThat(master.replicas()).singleElement().satisfies(state -> {
+            assertThat(ha.master().awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS)).isNull();
+            assertSameLogsAndQueues(ha.masterStore(), ha.masterRoot(), ha.replicaStore(), ha.replicaRoot());
+            assertThat(filesUnder(ha.replicaRoot().resolve("commitlog"))).hasSizeGreaterThan(3);
+            assertThat(ha.master().replicas()).singleElement().satisfies(state -> {
                 assertThat(state.ackedOffset()).isEqualTo(end);
                 assertThat(state.inSync()).isTrue();
                 assertThat(state.address()).startsWith("127.0.0.1:");
             });
-            assertThat(replica.followerState()).isEqualTo(MasterFollower.State.FOLLOWING);
+            assertThat(ha.replica().followerState()).isEqualTo(MasterFollower.State.FOLLOWING);
         }
     }
 

@@ -7,10 +7,10 @@ import static org.modmq.ha.push.HaFixture.haConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.store.MessageStore;
@@ -25,12 +25,8 @@ class PushWindowTest {
     @TempDir
     Path root;
 
-    private final HaFixture fixture = new HaFixture();
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+    @RegisterExtension
+    final HaFixture fixture = new HaFixture();
 
     @Test
     void stopsAtTheWindowAndResumesOnAcks() throws Exception {

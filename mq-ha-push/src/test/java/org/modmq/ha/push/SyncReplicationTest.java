@@ -2,6 +2,7 @@ package org.modmq.ha.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.modmq.ha.push.HaFixture.WAIT;
 import static org.modmq.ha.push.HaFixture.addressOf;
 import static org.modmq.ha.push.HaFixture.await;
 import static org.modmq.ha.push.HaFixture.burst;
@@ -15,10 +16,10 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.message.PutStatus;
@@ -33,30 +34,20 @@ import org.slf4j.LoggerFactory;
 class SyncReplicationTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(SyncReplicationTest.class);
-    private static final Duration WAIT = Duration.ofSeconds(20);
 
     @TempDir
     Path root;
 
-    private final HaFixture fixture = new HaFixture();
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+    @RegisterExtension
+    final HaFixture fixture = new HaFixture();
 
     @Test
     void awaitCompletesOnAckAndMeasuresLatency() throws Exception {
-        Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             MessageStore replicaStore = fixture.openStore(replicaRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                     masterStore);
-             PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot,
-                     replicaStore)) {
+        try (HaFixture.Pair ha = fixture.pair(root, BrokerRole.SYNC_MASTER, haConfig())) {
+            MessageStore masterStore = ha.masterStore();
+            PushReplicationStrategy master = ha.master();
             master.start();
-            replica.followMaster(addressOf(master));
+            ha.replica().followMaster(addressOf(master));
             await(() -> master.replicas().size() == 1, WAIT, "replica to connect");
             burst(masterStore, master, 200, 200, "warmup");
             for (int i = 0; i < 200; i++) {
@@ -76,7 +67,7 @@ class SyncReplicationTest {
                 long done = System.nanoTime();
                 replicateNanos[i] = done - appended;
                 putAndReplicateNanos[i] = done - begin;
-                assertThat(replicaStore.getCommitLogMaxOffset()).isGreaterThanOrEqualTo(end);
+                assertThat(ha.replicaStore().getCommitLogMaxOffset()).isGreaterThanOrEqualTo(end);
             }
             LOG.info("push latency over {} sequential 1-message appends: append->replicated {}; put+replicated {}",
                     rounds, summary(replicateNanos), summary(putAndReplicateNanos));

@@ -6,12 +6,11 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.time.Clock;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.modmq.api.spi.replication.ReplicaState;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
+import org.modmq.ha.push.transport.LinkLiveness;
 import org.modmq.ha.push.wire.PushFrame;
 import org.modmq.ha.push.wire.PushFrameLayout;
 import org.modmq.ha.push.wire.Refusal;
@@ -39,22 +38,19 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     private final PushMaster master;
     private final ReplicatedLog log;
     private final PushConfig config;
-    private final Clock clock;
+    private final LinkLiveness liveness;
     private final AtomicBoolean sendQueued = new AtomicBoolean();
     private volatile State state = State.AWAITING_HELLO;
     private volatile long acked;
     private volatile String address = "?";
     private long next;
-    private long lastReadMillis;
-    private long lastWriteMillis;
     private Channel channel;
-    private ScheduledFuture<?> housekeeping;
 
     ReplicaSession(PushMaster master, ReplicatedLog log, PushConfig config, Clock clock) {
         this.master = master;
         this.log = log;
         this.config = config;
-        this.clock = clock;
+        this.liveness = new LinkLiveness(config, clock);
     }
 
     long ackedOffset() {
@@ -85,19 +81,14 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
         address = String.valueOf(channel.remoteAddress()).replaceFirst("^/", "");
-        lastReadMillis = clock.millis();
-        lastWriteMillis = lastReadMillis;
-        long period = Math.max(10, Math.min(config.heartbeatInterval().toMillis(), config.silenceTimeout().toMillis()) / 2);
-        housekeeping = channel.eventLoop().scheduleAtFixedRate(this::housekeep, period, period, TimeUnit.MILLISECONDS);
+        liveness.start(channel, "replica " + address, this::housekeep);
         LOG.info("replica {} connected", address);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (housekeeping != null) {
-            housekeeping.cancel(false);
-        }
+        liveness.stop();
         transition(State.CLOSED, "connection closed");
         master.sessionClosed(this);
         ctx.fireChannelInactive();
@@ -107,7 +98,7 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         PushFrame frame = (PushFrame) msg;
         try {
-            lastReadMillis = clock.millis();
+            liveness.read();
             switch (state) {
                 case AWAITING_HELLO -> onHello(frame);
                 case STREAMING -> onStreamingFrame(frame);
@@ -128,8 +119,7 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("replica {}: closing after error: {}", address, cause.toString());
-        ctx.close();
+        liveness.closeAfterError(ctx, cause);
     }
 
     private void onHello(PushFrame frame) {
@@ -227,23 +217,16 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
         }
         if (wrote) {
             channel.flush();
-            lastWriteMillis = clock.millis();
+            liveness.wrote();
         }
     }
 
-    private void housekeep() {
-        long now = clock.millis();
-        if (now - lastReadMillis > config.silenceTimeout().toMillis()) {
-            LOG.warn("replica {} silent for {} ms, closing", address, now - lastReadMillis);
-            channel.close();
-            return;
-        }
+    /** A housekeeping tick while the replica is not silent: sends what is due, or a heartbeat when idle. */
+    private void housekeep(long now) {
         if (state == State.STREAMING) {
             send();
-            if (now - lastWriteMillis >= config.heartbeatInterval().toMillis()) {
-                channel.writeAndFlush(PushFrameLayout.empty(channel.alloc(), PushFrameLayout.HEARTBEAT, log.maxOffset()),
-                        channel.voidPromise());
-                lastWriteMillis = now;
+            if (liveness.heartbeatDue(now)) {
+                liveness.writeEmpty(PushFrameLayout.HEARTBEAT, log.maxOffset());
             }
         }
     }

@@ -4,10 +4,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.time.Clock;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
+import org.modmq.ha.push.transport.LinkLiveness;
 import org.modmq.ha.push.wire.PushFrame;
 import org.modmq.ha.push.wire.PushFrameLayout;
 import org.modmq.ha.push.wire.TailChecksum;
@@ -28,21 +27,16 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
 
     private final MasterFollower follower;
     private final ReplicatedLog log;
-    private final PushConfig config;
-    private final Clock clock;
+    private final LinkLiveness liveness;
     private final String master;
     private Channel channel;
-    private ScheduledFuture<?> housekeeping;
-    private long lastReadMillis;
-    private long lastWriteMillis;
     private long lastAcked = -1;
     private boolean applied;
 
     FollowSession(MasterFollower follower, ReplicatedLog log, PushConfig config, Clock clock, String master) {
         this.follower = follower;
         this.log = log;
-        this.config = config;
-        this.clock = clock;
+        this.liveness = new LinkLiveness(config, clock);
         this.master = master;
     }
 
@@ -53,20 +47,15 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
         int checkLength = TailChecksum.checkLength(log, end);
         int crc = checkLength == 0 ? 0 : TailChecksum.crc(log, end, checkLength);
         channel.writeAndFlush(PushFrameLayout.hello(channel.alloc(), end, checkLength, crc), channel.voidPromise());
-        lastReadMillis = clock.millis();
-        lastWriteMillis = lastReadMillis;
         lastAcked = end;
-        long period = Math.max(10, Math.min(config.heartbeatInterval().toMillis(), config.silenceTimeout().toMillis()) / 2);
-        housekeeping = channel.eventLoop().scheduleAtFixedRate(this::housekeep, period, period, TimeUnit.MILLISECONDS);
+        liveness.start(channel, "master " + master, this::housekeep);
         LOG.info("connected to master {}, asking from offset {}", master, end);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (housekeeping != null) {
-            housekeeping.cancel(false);
-        }
+        liveness.stop();
         follower.connectionLost(this);
         ctx.fireChannelInactive();
     }
@@ -75,7 +64,7 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         PushFrame frame = (PushFrame) msg;
         try {
-            lastReadMillis = clock.millis();
+            liveness.read();
             switch (frame.type()) {
                 case PushFrameLayout.DATA -> {
                     follower.masterAlive();
@@ -107,8 +96,7 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("connection to master {}: closing after error: {}", master, cause.toString());
-        ctx.close();
+        liveness.closeAfterError(ctx, cause);
     }
 
     private void onData(PushFrame frame) {
@@ -136,18 +124,12 @@ final class FollowSession extends ChannelInboundHandlerAdapter {
     private void acknowledge() {
         long end = log.maxOffset();
         lastAcked = end;
-        lastWriteMillis = clock.millis();
-        channel.writeAndFlush(PushFrameLayout.empty(channel.alloc(), PushFrameLayout.ACK, end), channel.voidPromise());
+        liveness.writeEmpty(PushFrameLayout.ACK, end);
     }
 
-    private void housekeep() {
-        long now = clock.millis();
-        if (now - lastReadMillis > config.silenceTimeout().toMillis()) {
-            LOG.warn("master {} silent for {} ms, reconnecting", master, now - lastReadMillis);
-            channel.close();
-            return;
-        }
-        if (now - lastWriteMillis >= config.heartbeatInterval().toMillis() || lastAcked != log.maxOffset()) {
+    /** A housekeeping tick while the master is not silent: acknowledges what is new, or heartbeats when idle. */
+    private void housekeep(long now) {
+        if (liveness.heartbeatDue(now) || lastAcked != log.maxOffset()) {
             acknowledge();
         }
     }
