@@ -30,6 +30,7 @@ import org.modmq.api.spi.PluginContext;
 import org.modmq.store.flush.AsyncFlushPolicyProvider;
 import org.modmq.store.flush.SyncFlushPolicyProvider;
 import org.modmq.store.format.MessageDecoder;
+import org.modmq.testkit.ManualClock;
 import org.modmq.testkit.NettyLeakCheck;
 
 @Timeout(60)
@@ -42,7 +43,7 @@ class MessageStoreTest {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final FileChannelTestBackend backend = new FileChannelTestBackend();
     private final AtomicReference<Double> usage = new AtomicReference<>(0.1);
-    private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T10:00:00Z"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2024-01-01T10:00:00Z"));
 
     @AfterEach
     void stop() {

@@ -22,6 +22,7 @@ import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.store.flush.AsyncFlushPolicyProvider;
+import org.modmq.testkit.ManualClock;
 import org.modmq.testkit.NettyLeakCheck;
 
 /** An empty replica takes its first replicated bytes at the start of the master's last segment. */
@@ -36,7 +37,7 @@ class ReplicatedLogStartTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final FileChannelTestBackend backend = new FileChannelTestBackend();
-    private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T10:00:00Z"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2024-01-01T10:00:00Z"));
 
     @AfterEach
     void stop() {
