@@ -39,6 +39,11 @@ BROKERS=${BENCH_BROKERS:-modmq rocketmq}           # subset to run, e.g. "rocket
 START_TIMEOUT=${BENCH_START_TIMEOUT:-120}          # seconds for a broker to take its first send
 KEEP=${BENCH_KEEP:-0}                              # 1 keeps the temp folder (logs, stores)
 MODMQ_EXTRA_OPTS=${BENCH_MODMQ_JAVA_OPTS:-}        # extra JVM options of the modmq broker, e.g. JFR
+MODMQ_BACKEND=${BENCH_MODMQ_BACKEND:-mmap}         # modmq storeBackend: mmap or direct (O_DIRECT)
+MODMQ_HEAP=${BENCH_MODMQ_HEAP:-$HEAP}              # heap options of the modmq broker alone (default: HEAP)
+PHASES=${BENCH_PHASES:-1 2}                        # 1 = ASYNC_FLUSH workloads, 2 = SYNC_FLUSH sync send
+WORKLOADS=${BENCH_WORKLOADS:-sync async batch drain e2e}   # phase-1 workloads to run
+PROBE_SETTLE=${BENCH_PROBE_SETTLE:-1}              # seconds the probe runs before the broker is launched
 RMQ_EXTRA_OPTS=${BENCH_ROCKETMQ_JAVA_OPTS:-}       # extra JVM options of the RocketMQ broker
 JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
 DIST=${MODMQ_DIST:-$(ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null | head -n 1)}
@@ -52,6 +57,7 @@ die() { log "error: $*"; exit 1; }
 [ -f "$JAR" ] || die "no bench jar at $JAR (mvn -f mq-bench/pom.xml package)"
 [ -r /proc/self/status ] || die "needs Linux /proc"
 command -v python3 >/dev/null || die "needs python3 (free ports)"
+case "$MODMQ_BACKEND" in mmap|direct) ;; *) die "BENCH_MODMQ_BACKEND must be mmap or direct" ;; esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/modmq-bench.XXXXXX")
 PIDS=()
@@ -107,9 +113,23 @@ wait_port() { # port seconds pid
     return 1
 }
 
+wait_client() { # port seconds pid: until a process holds an established connection to the port
+    local i
+    command -v ss >/dev/null || { sleep 3; return 0; }
+    for ((i = 0; i < $2 * 20; i++)); do
+        kill -0 "$3" 2>/dev/null || return 1
+        [ -n "$(ss -Htn state established dst "127.0.0.1:$1" 2>/dev/null)" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
 now_ms() { date +%s%3N; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; } # comm is "java": no spaces
 vm_hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+rss_parts() { # pid: what the resident set is made of now, for the log
+    awk '/^(VmHWM|VmRSS|RssAnon|RssFile):/ {printf "%s %d MiB  ", $1, $2 / 1024}' "/proc/$1/status" 2>/dev/null
+}
 CLK_TCK=$(getconf CLK_TCK)
 kv() { # line key
     tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k {print substr($0, length(k) + 2); exit}'
@@ -151,6 +171,7 @@ flushDiskType=$flush
 autoCreateTopicEnable=true
 autoCreateSubscriptionGroup=true
 defaultTopicQueueNums=$QUEUES
+storeBackend=$MODMQ_BACKEND
 EOF
             MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$NAMESRV_HEAP" JAVA_OPTS="-Duser.home=$dir/home" \
                 "$DIST/bin/mqnamesrv" -c "$dir/namesrv.conf" >"$dir/logs/namesrv.out" 2>&1 &
@@ -191,16 +212,21 @@ EOF
     PIDS+=("$nspid")
     wait_port "$nsport" 60 "$nspid" || die "$kind name server did not listen on $nsport (see $dir/logs)"
 
-    # The probe retries a send every 20 ms; it is started first so its own JVM start-up is not counted.
+    # The probe retries a send every 20 ms. It is started first, and the broker is launched only once
+    # the probe's client has reached the name server (its route query is the only connection there)
+    # and has run PROBE_SETTLE seconds more: the probe's own JVM and client start-up must neither be
+    # counted nor compete with the broker's start for the CPU.
     java -Drocketmq.log.root="$dir/logs/client" -Duser.home="$dir/home" -jar "$JAR" probe \
-        -n "127.0.0.1:$nsport" -f kv --quiet --timeout "$START_TIMEOUT" >"$dir/probe.out" 2>"$dir/logs/probe.err" &
+        -n "127.0.0.1:$nsport" -f kv --quiet --timeout "$((START_TIMEOUT + 60))" >"$dir/probe.out" 2>"$dir/logs/probe.err" &
     local probe=$!
     PIDS+=("$probe")
+    wait_client "$nsport" 60 "$probe" || log "$kind: the probe did not reach the name server within 60 s"
+    sleep "$PROBE_SETTLE"
     local launched
     launched=$(now_ms)
     case "$kind" in
         modmq)
-            MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$HEAP" JAVA_OPTS="-Duser.home=$dir/home $MODMQ_EXTRA_OPTS" \
+            MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$MODMQ_HEAP" JAVA_OPTS="-Duser.home=$dir/home $MODMQ_EXTRA_OPTS" \
                 "$DIST/bin/mqbroker" -c "$dir/broker.conf" >"$dir/logs/broker.out" 2>&1 &
             ;;
         rocketmq)
@@ -286,21 +312,23 @@ SEND_KEYS="msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors"
 
 [[ " $BROKERS " == *" rocketmq "* ]] && resolve_rocketmq
 log "mode $MODE: warm-up ${WARMUP}s, duration ${DURATION}s, drain $DRAIN_N msgs, e2e ${E2E_RATE} msg/s; temp $WORK"
+has() { [[ " $1 " == *" $2 "* ]]; } # list word
 
 # Phase 1: ASYNC_FLUSH, both brokers up, workloads in alternation.
 RUNNING=()
-for kind in $BROKERS; do
+has "$PHASES" 1 && for kind in $BROKERS; do
     if start_pair "$kind" ASYNC_FLUSH; then RUNNING+=("$kind"); else R["$kind|failed"]=1; fi
 done
 ORDER=("${RUNNING[@]:-}")
 if [ -n "${ORDER[0]:-}" ]; then
-    alternate "sync send (ASYNC_FLUSH)" "$SEND_KEYS" produce -m sync -t "$THREADS" "${COMMON[@]}" "${TIMED[@]}"
-    alternate "async send" "$SEND_KEYS" produce -m async -t "$ASYNC_THREADS" --window "$ASYNC_WINDOW" "${COMMON[@]}" "${TIMED[@]}"
-    alternate "batch send" "$SEND_KEYS" produce -m batch -t "$BATCH_THREADS" -b "$BATCH" "${COMMON[@]}" "${TIMED[@]}"
-    alternate "consume drain" "msgs_per_sec mib_per_sec complete" consume -N "$DRAIN_N" "${COMMON[@]}"
-    alternate "e2e" "msgs_per_sec p50_ms p99_ms p999_ms lost errors" e2e -r "$E2E_RATE" "${COMMON[@]}" "${TIMED[@]}"
+    has "$WORKLOADS" sync && alternate "sync send (ASYNC_FLUSH)" "$SEND_KEYS" produce -m sync -t "$THREADS" "${COMMON[@]}" "${TIMED[@]}"
+    has "$WORKLOADS" async && alternate "async send" "$SEND_KEYS" produce -m async -t "$ASYNC_THREADS" --window "$ASYNC_WINDOW" "${COMMON[@]}" "${TIMED[@]}"
+    has "$WORKLOADS" batch && alternate "batch send" "$SEND_KEYS" produce -m batch -t "$BATCH_THREADS" -b "$BATCH" "${COMMON[@]}" "${TIMED[@]}"
+    has "$WORKLOADS" drain && alternate "consume drain" "msgs_per_sec mib_per_sec complete" consume -N "$DRAIN_N" "${COMMON[@]}"
+    has "$WORKLOADS" e2e && alternate "e2e" "msgs_per_sec p50_ms p99_ms p999_ms lost errors" e2e -r "$E2E_RATE" "${COMMON[@]}" "${TIMED[@]}"
     for kind in "${RUNNING[@]}"; do
         br=$(eval echo "\$BRPID_$kind")
+        log "$kind broker memory at the end of phase 1: $(rss_parts "$br")"
         R["$kind|peak RSS MiB"]=$(( $(vm_hwm_kb "$br") / 1024 ))
         R["$kind|time to first send ms"]=$(eval echo "\$TTFS_$kind")
         moved=$(eval echo "\$MOVED_$kind"); ticks=$(eval echo "\$CPU_TICKS_$kind")
@@ -311,10 +339,14 @@ if [ -n "${ORDER[0]:-}" ]; then
     done
 fi
 
-# Phase 2: SYNC_FLUSH, sync send only.
+# Phase 2: SYNC_FLUSH, sync send only. Each broker starts a second time here (fresh store): modmq's
+# launcher has the class-data sharing archive its phase-1 process recorded at exit.
 RUNNING=()
-for kind in $BROKERS; do
-    if start_pair "$kind" SYNC_FLUSH; then RUNNING+=("$kind"); fi
+has "$PHASES" 2 && for kind in $BROKERS; do
+    if start_pair "$kind" SYNC_FLUSH; then
+        RUNNING+=("$kind")
+        R["$kind|time to first send, 2nd start ms"]=$(eval echo "\$TTFS_$kind")
+    fi
 done
 ORDER=("${RUNNING[@]:-}")
 if [ -n "${ORDER[0]:-}" ]; then
@@ -329,12 +361,12 @@ for w in "sync send (ASYNC_FLUSH)" "sync send (SYNC_FLUSH)" "async send" "batch 
 done
 FIGURES+=("consume drain msgs_per_sec" "consume drain mib_per_sec" "consume drain complete" "consume drain cpu_s_per_1M")
 for k in msgs_per_sec p50_ms p99_ms p999_ms lost errors cpu_s_per_1M; do FIGURES+=("e2e $k"); done
-FIGURES+=("peak RSS MiB" "time to first send ms" "CPU s per 1M msgs")
+FIGURES+=("peak RSS MiB" "time to first send ms" "time to first send, 2nd start ms" "CPU s per 1M msgs")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
 
 echo
-echo "mode=$MODE warmup=${WARMUP}s duration=${DURATION}s drain=$DRAIN_N e2e_rate=$E2E_RATE size=$SIZE heap='$HEAP' nproc=$(nproc)"
+echo "mode=$MODE warmup=${WARMUP}s duration=${DURATION}s drain=$DRAIN_N e2e_rate=$E2E_RATE size=$SIZE heap='$HEAP' modmq_heap='$MODMQ_HEAP' modmq_backend=$MODMQ_BACKEND phases='$PHASES' workloads='$WORKLOADS' nproc=$(nproc)"
 printf '| %-40s | %12s | %12s | %8s |\n' "figure" "modmq" "RocketMQ" "ratio"
 printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..42})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..10})"
 for f in "${FIGURES[@]}"; do
