@@ -7,8 +7,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.modmq.api.config.BrokerRole;
@@ -252,10 +252,14 @@ public final class BrokerServer implements AutoCloseable {
 
     private static ScheduledExecutorService newScheduler() {
         AtomicInteger counter = new AtomicInteger();
-        return Executors.newScheduledThreadPool(2, runnable -> {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, runnable -> {
             Thread thread = new Thread(runnable, "BrokerScheduler-" + counter.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
+        // Plugins put one timeout per waiting send here and cancel it on completion; without this the
+        // cancelled tasks stay queued until their deadline (tens of thousands at high send rates).
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
     }
 }
