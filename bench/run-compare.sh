@@ -33,7 +33,7 @@ BATCH=${BENCH_BATCH:-32}
 BATCH_THREADS=${BENCH_BATCH_THREADS:-4}
 QUEUES=${BENCH_QUEUES:-8}
 # The same heap and direct-memory limits for both brokers (modmq's launcher defaults).
-HEAP=${BENCH_HEAP:--Xms128m -Xmx512m -XX:MaxDirectMemorySize=1g -XX:+UseG1GC -XX:MaxGCPauseMillis=50}
+HEAP=${BENCH_HEAP:--Xms64m -Xmx256m -XX:MaxDirectMemorySize=1g -XX:+UseG1GC -XX:MaxGCPauseMillis=50}
 NAMESRV_HEAP=${BENCH_NAMESRV_HEAP:--Xms256m -Xmx256m}
 BROKERS=${BENCH_BROKERS:-modmq rocketmq}           # subset to run, e.g. "rocketmq"
 START_TIMEOUT=${BENCH_START_TIMEOUT:-120}          # seconds for a broker to take its first send
