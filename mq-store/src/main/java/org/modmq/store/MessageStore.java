@@ -12,10 +12,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
+import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.PutStatus;
@@ -26,7 +31,14 @@ import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushContext;
 import org.modmq.api.spi.flush.FlushPolicy;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
+import org.modmq.api.spi.replication.EpochEntry;
+import org.modmq.api.spi.replication.ReplicaRole;
+import org.modmq.api.spi.replication.ReplicaState;
 import org.modmq.api.spi.replication.ReplicatedLog;
+import org.modmq.api.spi.replication.ReplicationContext;
+import org.modmq.api.spi.replication.ReplicationStrategy;
+import org.modmq.api.spi.replication.ReplicationStrategyProvider;
+import org.modmq.api.spi.replication.RoleState;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.api.spi.storage.StorageException;
@@ -34,17 +46,26 @@ import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.log.AppendResult;
 import org.modmq.store.queue.ConsumeQueue;
 import org.modmq.store.queue.ConsumeQueueEntry;
+import org.modmq.store.replication.LocalOnlyReplication;
+import org.modmq.store.replication.ReplicationPolicy;
+import org.modmq.store.replication.ReplicationTracker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store facade the broker uses: put (append → future), pull (ConsumeQueue → stored bytes), lookups,
- * query by key, replication access, and lifecycle (recovery at open, checkpoint and abort file,
- * retention every 10 s on the context's scheduler).
+ * The store facade the broker uses. It owns the whole write pipeline: append (encode, CommitLog,
+ * dispatch) and the two futures an acknowledgement waits for, durability under the flush policy and
+ * replication under the {@link ReplicationPolicy} (the replication strategy plugin reports its
+ * replicas' acknowledgements to the store). It owns the one role/epoch state of the broker:
+ * {@link #role()}, changed only by {@link #becomeMaster} and {@link #becomeReplica}; the broker
+ * observes it from here. Besides: pull (ConsumeQueue → stored bytes), lookups, query by key, the epoch
+ * history and the SyncStateSet of controller mode, and lifecycle (recovery at open, checkpoint and abort
+ * file, retention every 10 s on the context's scheduler).
  *
- * <p>Threads: every method is thread-safe. Puts are serialized by a short append lock; dispatch to
- * ConsumeQueues and the index runs on the putting thread before the returned future can complete,
- * so a message is readable through {@link #getMessages} by the time its put is answered.
+ * <p>Threads: every method is thread-safe. Appends are serialized only by the CommitLog's short lock;
+ * dispatch to ConsumeQueues and the index runs on the appending thread, so a message is readable through
+ * {@link #getMessages} by the time its append returns (in controller mode, once the confirm offset
+ * passes it). Replication futures complete on the store's completion thread.
  *
  * <p>Buffers: every {@link ByteBuf} returned (in results or by {@link #readMessage}) is owned by the
  * caller and must be released once.
@@ -56,58 +77,124 @@ public final class MessageStore implements AutoCloseable {
     private final StoreParts parts;
     private final FlushPolicy flush;
     private final MessageReader reader;
+    private final ExecutorService completions;
+    private final ReplicationTracker tracker;
+    private final RoleTransitions roles;
     private final ReplicatedLog replicatedLog;
+    private final ReplicationStrategy strategy;
     private final ScheduledFuture<?> maintenance;
     private final ScheduledFuture<?> logicsFlush;
     private final StorageBackend ownedBackend;
     private volatile long lastStoreTimestamp;
     private volatile boolean closed;
 
-    private MessageStore(StoreParts parts, FlushPolicyProvider flushProvider, PluginContext context,
+    private MessageStore(StoreParts parts, FlushPolicyProvider flushProvider,
+                         ReplicationStrategyProvider replicationProvider, PluginContext context,
                          StorageBackend ownedBackend) {
         this.parts = parts;
         this.ownedBackend = ownedBackend;
-        this.flush = flushProvider.create(parts.config().values(), new FlushContext(context, parts.log()));
+        ConfigValues values = parts.config().values();
+        this.flush = flushProvider.create(values, new FlushContext(context, parts.log()));
         this.reader = new MessageReader(parts.log(), parts.queues());
-        this.replicatedLog = new StoreReplicatedLog(parts.log(), parts.queues(), parts.dispatch());
+        this.completions = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "StoreReplicationCompletion");
+            thread.setDaemon(true);
+            return thread;
+        });
+        ReplicationPolicy policy = ReplicationPolicy.from(values);
+        this.tracker = new ReplicationTracker(policy, parts.log()::maxOffset, this::epochStart, context.clock(),
+                context.scheduler(), completions, parts.dispatch()::doWork);
+        if (policy.controllerMode()) {
+            parts.dispatch().limit(tracker::confirmOffset);
+        }
+        this.roles = new RoleTransitions(parts, tracker, initialRole(values, parts));
+        this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles::master);
+        this.strategy = replicationProvider == null ? new LocalOnlyReplication()
+                : replicationProvider.create(values, new ReplicationContext(context, replicatedLog, tracker));
+        try {
+            strategy.start();
+            roles.start(strategy, values.longValue("brokerId", policy.controllerMode() ? -1 : 0));
+        } catch (RuntimeException e) {
+            strategy.close();
+            completions.shutdownNow();
+            flush.close();
+            throw e;
+        }
         this.maintenance = context.scheduler().scheduleWithFixedDelay(this::runMaintenance, 10, 10, TimeUnit.SECONDS);
-        long logicsPeriod = parts.config().values().longValue("flushIntervalConsumeQueue", 1000);
+        long logicsPeriod = values.longValue("flushIntervalConsumeQueue", 1000);
         this.logicsFlush = context.scheduler().scheduleWithFixedDelay(this::flushLogics, logicsPeriod, logicsPeriod,
                 TimeUnit.MILLISECONDS);
     }
 
     /**
+     * The role a store opens in: controller mode starts as a replica of no master (the controller says
+     * who is master), classic {@code brokerRole=SLAVE} as a replica of {@code haMasterAddress} (or of no
+     * master until the name servers name one), any other role as master of epoch 0.
+     */
+    private static RoleState initialRole(ConfigValues values, StoreParts parts) {
+        if (values.bool("enableControllerMode", false)) {
+            return new RoleState(ReplicaRole.REPLICA, parts.epochs().lastEpoch(), null);
+        }
+        if (BrokerRole.SLAVE.name().equals(values.string("brokerRole", BrokerRole.ASYNC_MASTER.name()))) {
+            return new RoleState(ReplicaRole.REPLICA, 0, values.get("haMasterAddress").orElse(null));
+        }
+        return new RoleState(ReplicaRole.MASTER, 0, null);
+    }
+
+    /**
      * Opens (and recovers) a store on {@code backend}, which the caller owns and closes after the store.
-     * The flush policy is created from {@code flushProvider} and owned by the store.
+     * The flush policy and the replication strategy are created from the providers and owned by the store;
+     * a null {@code replicationProvider} means no replication.
      *
      * @param diskUsage fraction (0..1) of the store's file system in use; probed every 10 s
      */
     public static MessageStore open(StoreConfig config, StorageBackend backend, FlushPolicyProvider flushProvider,
-                                    PluginContext context, DoubleSupplier diskUsage) {
+                                    ReplicationStrategyProvider replicationProvider, PluginContext context,
+                                    DoubleSupplier diskUsage) {
         Objects.requireNonNull(flushProvider, "flushProvider");
-        return new MessageStore(StoreParts.open(config, backend, context, diskUsage), flushProvider, context, null);
+        StoreParts parts = StoreParts.open(config, backend, context, diskUsage);
+        try {
+            return new MessageStore(parts, flushProvider, replicationProvider, context, null);
+        } catch (RuntimeException e) {
+            parts.closeCleanly(0);
+            throw e;
+        }
     }
 
-    /** {@link #open(StoreConfig, StorageBackend, FlushPolicyProvider, PluginContext, DoubleSupplier)} probing the real disk. */
+    /** A store without replication on {@code backend}, probing the real disk. */
+    public static MessageStore open(StoreConfig config, StorageBackend backend, FlushPolicyProvider flushProvider,
+                                    PluginContext context, DoubleSupplier diskUsage) {
+        return open(config, backend, flushProvider, null, context, diskUsage);
+    }
+
+    /** A store without replication on {@code backend}, probing the real disk. */
     public static MessageStore open(StoreConfig config, StorageBackend backend, FlushPolicyProvider flushProvider,
                                     PluginContext context) {
-        return open(config, backend, flushProvider, context, diskUsageOf(config.rootDir()));
+        return open(config, backend, flushProvider, null, context, diskUsageOf(config.rootDir()));
     }
 
     /**
-     * Opens a store choosing the backend ({@code storeBackend}) and flush policy ({@code flushDiskType})
-     * by name through {@link ProviderRegistry}; the store owns and closes the backend.
+     * Opens a store choosing the backend ({@code storeBackend}), flush policy ({@code flushDiskType}) and,
+     * when {@code haStrategy} is set, the replication strategy by name through {@link ProviderRegistry};
+     * the store owns and closes the backend.
      *
      * @throws org.modmq.api.spi.UnknownProviderException when a name has no provider
      */
     public static MessageStore open(ConfigValues values, PluginContext context) {
         StoreConfig config = StoreConfig.from(values, context.storeRoot());
         FlushPolicyProvider flushProvider = ProviderRegistry.load(FlushPolicyProvider.class).get(config.flushDiskType());
+        ReplicationStrategyProvider replication = values.get("haStrategy")
+                .map(name -> ProviderRegistry.load(ReplicationStrategyProvider.class).get(name)).orElse(null);
         StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get(config.storeBackend())
                 .create(values, context);
         try {
             StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()));
-            return new MessageStore(parts, flushProvider, context, backend);
+            try {
+                return new MessageStore(parts, flushProvider, replication, context, backend);
+            } catch (RuntimeException e) {
+                parts.closeCleanly(0);
+                throw e;
+            }
         } catch (RuntimeException e) {
             backend.close();
             throw e;
@@ -128,36 +215,52 @@ public final class MessageStore implements AutoCloseable {
         };
     }
 
-    /** Stores one message; the future completes (never exceptionally) when the flush policy says so. */
+    /** Stores one message; the future completes (never exceptionally) when flush and replication say so. */
     public CompletableFuture<PutResult> putMessage(BrokerMessage message) {
         Objects.requireNonNull(message, "message");
         return putMessages(List.of(message));
     }
 
     /**
-     * Stores a batch of one topic-queue with consecutive queue offsets, all or nothing. The future
-     * completes with PUT_OK, FLUSH_DISK_TIMEOUT (stored, not forced in time), or a status saying why
-     * nothing was stored (MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED, DISK_FULL, SERVICE_NOT_AVAILABLE,
-     * UNKNOWN_ERROR). The same as {@code append(messages).durable()}.
+     * Stores a batch of one topic-queue with consecutive queue offsets, all or nothing, and completes
+     * (never exceptionally) when it is as durable and as replicated as configured:
+     * {@code append(messages, true).acknowledged()}.
      */
     public CompletableFuture<PutResult> putMessages(List<BrokerMessage> messages) {
-        return append(messages).durable();
+        return append(messages, true).acknowledged();
+    }
+
+    /** {@link #append(List, boolean)} waiting for replication as the policy says. */
+    public AppendedPut append(List<BrokerMessage> messages) {
+        return append(messages, true);
     }
 
     /**
-     * Stores a batch like {@link #putMessages} and returns at once with the append's outcome (offsets,
-     * message ids) and, separately, the future of its durability under the flush policy. A caller that
-     * answers before durability (a producer's {@code WAIT=false}) uses {@link AppendedPut#appended()};
-     * one that must not acknowledge before the force waits for {@link AppendedPut#durable()}.
-     * Thread-safe; the records are dispatched (readable) when this returns.
+     * Stores a batch of one topic-queue with consecutive queue offsets, all or nothing, and returns at once
+     * with the append's outcome (offsets, message ids) and, separately, the futures of its durability
+     * (flush policy) and replication (a master's policy; {@code awaitReplication=false}, a producer's
+     * {@code WAIT=false}, completes it at once). Refused (nothing stored) with SERVICE_NOT_AVAILABLE on a
+     * replica or a closed store, DISK_FULL, MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED, and in controller
+     * mode IN_SYNC_REPLICAS_NOT_ENOUGH. Thread-safe; the records are dispatched when this returns (in
+     * controller mode once confirmed).
      */
-    public AppendedPut append(List<BrokerMessage> messages) {
+    public AppendedPut append(List<BrokerMessage> messages, boolean awaitReplication) {
         if (closed) {
             return failed(PutStatus.SERVICE_NOT_AVAILABLE, "store closed");
+        }
+        if (!roles.master()) {
+            return failed(PutStatus.SERVICE_NOT_AVAILABLE, "this broker is a replica and takes no messages");
         }
         if (parts.retention().diskFull()) {
             return failed(PutStatus.DISK_FULL,
                     "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio());
+        }
+        if (awaitReplication) {
+            PutStatus refused = tracker.admission();
+            if (refused != null) {
+                return failed(refused, "in-sync replicas not enough: the SyncStateSet " + tracker.effectiveSet()
+                        + " is smaller than minInSyncReplicas " + tracker.policy().minInSyncReplicas());
+            }
         }
         AppendResult appended = parts.log().appendBatch(messages);
         if (!appended.ok()) {
@@ -165,17 +268,27 @@ public final class MessageStore implements AutoCloseable {
         }
         lastStoreTimestamp = appended.storeTimestamp();
         parts.dispatch().doWork();
+        long end = appended.endOffset();
+        tracker.appended(end);
+        strategy.appended(end);
         List<String> ids = new ArrayList<>(appended.count());
         for (int i = 0; i < appended.count(); i++) {
             ids.add(MessageIds.offsetMsgId(messages.get(i).storeHost(), appended.recordOffsets().get(i)));
         }
         PutResult stored = new PutResult(PutStatus.PUT_OK, appended.commitLogOffset(), appended.size(),
                 appended.queueOffset(), appended.count(), appended.storeTimestamp(), ids, "");
-        CompletableFuture<Long> flushed = flush.appended(appended.endOffset());
-        if (flushed.isDone() && !flushed.isCompletedExceptionally()) {
-            return new AppendedPut(stored, CompletableFuture.completedFuture(stored));
+        CompletableFuture<PutResult> durable = outcome(stored, flush.appended(end));
+        CompletableFuture<PutResult> replicated = awaitReplication ? outcome(stored, tracker.awaitReplicated(end))
+                : CompletableFuture.completedFuture(stored);
+        return new AppendedPut(stored, durable, replicated);
+    }
+
+    /** {@code stored} once {@code step} completes, or the same offsets with the status its failure names. */
+    private static CompletableFuture<PutResult> outcome(PutResult stored, CompletableFuture<?> step) {
+        if (step.isDone() && !step.isCompletedExceptionally()) {
+            return CompletableFuture.completedFuture(stored);
         }
-        return new AppendedPut(stored, flushed.handle((durable, failure) -> {
+        return step.handle((ignored, failure) -> {
             if (failure == null) {
                 return stored;
             }
@@ -184,12 +297,120 @@ public final class MessageStore implements AutoCloseable {
             PutStatus status = cause instanceof PutStatusException put ? put.status() : PutStatus.UNKNOWN_ERROR;
             return new PutResult(status, stored.commitLogOffset(), stored.size(), stored.queueOffset(),
                     stored.count(), stored.storeTimestamp(), stored.msgIds(), String.valueOf(cause.getMessage()));
-        }));
+        });
     }
 
     private static AppendedPut failed(PutStatus status, String detail) {
         PutResult result = PutResult.failed(status, detail);
-        return new AppendedPut(result, CompletableFuture.completedFuture(result));
+        CompletableFuture<PutResult> done = CompletableFuture.completedFuture(result);
+        return new AppendedPut(result, done, done);
+    }
+
+    // ---- role, epochs, replication ----
+
+    /** The store's role now. */
+    public RoleState role() {
+        return roles.state();
+    }
+
+    /**
+     * Tells {@code listener} every role change, after it took effect (on the transitioning thread; it
+     * must not block or change the role itself).
+     */
+    public void addRoleListener(Consumer<RoleState> listener) {
+        roles.addListener(listener);
+    }
+
+    /**
+     * Becomes master of {@code epoch} (0: classic replication, no epoch recorded) as broker
+     * {@code brokerId}: a partial replicated record at the tail is cut off, the epoch is recorded as
+     * starting at the log's end when above the last one, then local writes open and the strategy serves
+     * replicas. Idempotent for the current role.
+     *
+     * @throws StaleEpochException when {@code epoch} is older than one this store knows
+     */
+    public void becomeMaster(int epoch, long brokerId) {
+        roles.becomeMaster(epoch, brokerId);
+    }
+
+    /**
+     * Becomes a replica in {@code epoch} following {@code masterHaAddress} (null: none known yet): local
+     * writes close, waiting sends fail with SERVICE_NOT_AVAILABLE, the strategy follows the master.
+     *
+     * @param brokerId this broker's id (sent to the master by epoch-aware protocols)
+     * @throws StaleEpochException when {@code epoch} is older than one this store knows
+     */
+    public void becomeReplica(int epoch, String masterHaAddress, long brokerId) {
+        roles.becomeReplica(epoch, masterHaAddress, brokerId);
+    }
+
+    /** The epoch history, oldest first. */
+    public List<EpochEntry> epochs() {
+        return parts.epochs().entries();
+    }
+
+    private long epochStart() {
+        EpochEntry last = parts.epochs().last();
+        return last == null ? 0 : last.startOffset();
+    }
+
+    /** Bytes below this CommitLog offset are confirmed (see {@link ReplicatedLog#confirmOffset()}). */
+    public long getConfirmOffset() {
+        return tracker.confirmOffset();
+    }
+
+    /** Master: the connected replicas; empty on a replica. */
+    public List<ReplicaState> replicas() {
+        return tracker.replicas();
+    }
+
+    /** Sends waiting for replication now. */
+    public int pendingReplicationSends() {
+        return tracker.pendingSends();
+    }
+
+    /** Controller mode: the SyncStateSet the controller confirmed, this master's id included. */
+    public Set<Long> syncStateSet() {
+        return tracker.syncStateSet();
+    }
+
+    /** Controller mode: a SyncStateSet change sent to the controller; until it answers, both sets count. */
+    public void proposeSyncStateSet(Set<Long> members) {
+        tracker.proposeSyncStateSet(members);
+    }
+
+    /** Controller mode: the SyncStateSet the controller confirmed; ends a proposal. */
+    public void applySyncStateSet(Set<Long> members) {
+        tracker.applySyncStateSet(members);
+    }
+
+    /** Controller mode: members that should leave the SyncStateSet (disconnected or not caught up in time). */
+    public Set<Long> laggingReplicas() {
+        return tracker.laggingMembers();
+    }
+
+    /** Controller mode: connected replicas caught up enough to join the SyncStateSet. */
+    public Set<Long> joinableReplicas() {
+        return tracker.joinableReplicas();
+    }
+
+    /**
+     * Controller mode: tells {@code listener} at once when a SyncStateSet member disconnects or a replica
+     * outside it catches up (strategy threads; it must not block).
+     */
+    public void addSyncStateListener(SyncStateListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        tracker.addListeners(listener::replicaLost, listener::replicaCaughtUp);
+    }
+
+    /** The CommitLog for tools and tests; the replication strategy gets the same view. */
+    public ReplicatedLog replicatedLog() {
+        return replicatedLog;
+    }
+
+    /** The replication strategy's provider name ({@code none} without one). */
+    public String replicationStrategyName() {
+        return strategy.name();
     }
 
     /**
@@ -266,12 +487,33 @@ public final class MessageStore implements AutoCloseable {
         List<Long> offsets = new ArrayList<>();
         for (long offset : parts.index().query(topic, key, maxNum, begin, end)) {
             ByteBuf record = readMessage(offset);
-            if (record != null) {
+            if (record == null) {
+                continue;
+            }
+            // After a replica's truncation the index may still name offsets that now hold other records.
+            if (holdsKey(record, topic, key)) {
                 records.add(record);
                 offsets.add(offset);
+            } else {
+                record.release();
             }
         }
         return new QueryMessageResult(records, offsets, parts.index().lastUpdateTimestamp(), parts.log().maxOffset());
+    }
+
+    private static boolean holdsKey(ByteBuf record, String topic, String key) {
+        try {
+            org.modmq.store.format.RecordSummary summary = MessageDecoder.summarize(record, record.readerIndex());
+            if (!topic.equals(summary.topic())) {
+                return false;
+            }
+            if (key.equals(summary.uniqKey())) {
+                return true;
+            }
+            return summary.keys() != null && java.util.Arrays.asList(summary.keys().split(" ")).contains(key);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     public long getCommitLogMinOffset() {
@@ -301,11 +543,6 @@ public final class MessageStore implements AutoCloseable {
     public void addArrivalListener(MessageArrivalListener listener) {
         Objects.requireNonNull(listener, "listener");
         parts.dispatch().addListener(listener::onArrival);
-    }
-
-    /** The CommitLog for a replication strategy; replicated appends are dispatched like local ones. */
-    public ReplicatedLog replicatedLog() {
-        return replicatedLog;
     }
 
     /** The flush policy's name ({@code SYNC_FLUSH}, {@code ASYNC_FLUSH}). */
@@ -347,7 +584,10 @@ public final class MessageStore implements AutoCloseable {
         }
     }
 
-    /** Forces everything, writes the checkpoint, removes the abort file and closes. Idempotent. */
+    /**
+     * Stops replication, forces everything, writes the checkpoint, removes the abort file and closes.
+     * Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -356,6 +596,20 @@ public final class MessageStore implements AutoCloseable {
         closed = true;
         maintenance.cancel(false);
         logicsFlush.cancel(false);
+        try {
+            strategy.close();
+        } catch (RuntimeException e) {
+            LOG.error("closing replication strategy {} failed", strategy.name(), e);
+        }
+        tracker.close();
+        completions.shutdown();
+        try {
+            if (!completions.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("replication completions still running after 5 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         flush.close();
         parts.closeCleanly(lastStoreTimestamp);
         if (ownedBackend != null) {

@@ -1,9 +1,12 @@
 package org.modmq.store;
 
+import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.store.dispatch.DispatchAgent;
+import org.modmq.store.epoch.EpochFile;
+import org.modmq.store.epoch.EpochHistory;
 import org.modmq.store.format.TopicQueue;
 import org.modmq.store.index.IndexStore;
 import org.modmq.store.log.CommitLog;
@@ -15,22 +18,25 @@ import org.modmq.store.recovery.Checkpoint;
 import org.modmq.store.recovery.CheckpointFile;
 import org.modmq.store.recovery.CommitLogRecovery;
 import org.modmq.store.recovery.RecoveryOutcome;
+import org.modmq.store.recovery.TruncationMarker;
 import org.modmq.store.retention.RetentionAgent;
 import org.modmq.store.retention.RetentionPolicy;
 import org.modmq.store.segment.SegmentFiles;
 
 /**
- * The store's components, opened and recovered in order: CommitLog (end found by recovery),
+ * The store's components, opened and recovered in order: CommitLog (end found by recovery, then cut
+ * back to an unfinished truncation's target), epoch history (entries beyond the end dropped),
  * ConsumeQueues (cut back to the CommitLog end), index, dispatch (re-dispatching what the walk
  * verified), then the abort file is created. Not thread-safe itself; the parts are.
  */
 record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, IndexStore index,
                   DispatchAgent dispatch, RetentionAgent retention, CheckpointFile checkpoint, AbortFile abort,
-                  RecoveryReport recovery) {
+                  EpochHistory epochs, TruncationMarker truncation, RecoveryReport recovery) {
 
     static StoreParts open(StoreConfig config, StorageBackend backend, PluginContext context, DoubleSupplier usage) {
         CheckpointFile checkpointFile = new CheckpointFile(config.rootDir().resolve("checkpoint"));
         AbortFile abort = new AbortFile(config.rootDir().resolve("abort"));
+        TruncationMarker truncation = new TruncationMarker(config.rootDir().resolve("truncating"));
         SegmentFiles files = new SegmentFiles(backend, config.commitLogDir(), config.commitLogSegmentSize(),
                 config.commitLogSegmentSize());
         files.load();
@@ -44,27 +50,48 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             boolean abnormal = abort.exists();
             Checkpoint saved = checkpointFile.read();
             RecoveryOutcome outcome = new CommitLogRecovery(log).recover(abnormal, saved);
+            long end = outcome.end();
+            OptionalLong unfinished = truncation.pending();
+            if (unfinished.isPresent()) {
+                // A crash interrupted a replica's truncation: finish it before anything reads the tail.
+                if (unfinished.getAsLong() < end) {
+                    log.truncate(unfinished.getAsLong());
+                    end = log.maxOffset();
+                }
+            }
+            EpochHistory epochs = new EpochHistory(new EpochFile(config.rootDir().resolve(EpochFile.NAME)));
+            if (unfinished.isPresent()) {
+                epochs.truncateFrom(unfinished.getAsLong());
+            }
+            epochs.truncateAbove(end);
             queues.load();
             for (ConsumeQueue queue : queues.all()) {
-                queue.truncateTo(outcome.end());
+                queue.truncateTo(end);
                 offsets.set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
             }
             index.load();
-            index.resumeBelow(outcome.end());
+            index.resumeBelow(end);
             // After a crash, queue and index entries written after their last force may be gone (the direct
             // backend keeps unforced bytes in process memory): re-dispatch from the last logics force at the latest.
             long dispatchFrom = abnormal ? Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset())
                     : outcome.verifiedFrom();
+            dispatchFrom = Math.min(dispatchFrom, end);
             DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom));
             dispatch.doWork();
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),
                     config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceWarningLevelRatio()), usage);
             retention.doWork();
+            if (unfinished.isPresent()) {
+                queues.flushAll();
+                index.flush();
+                truncation.end();
+            }
             abort.create();
-            RecoveryReport report = new RecoveryReport(outcome.abnormal(), outcome.verifiedFrom(), outcome.end(),
+            RecoveryReport report = new RecoveryReport(outcome.abnormal(), outcome.verifiedFrom(), end,
                     outcome.recordsVerified(), outcome.corruptOffset(), outcome.corruptReason());
-            return new StoreParts(config, log, queues, index, dispatch, retention, checkpointFile, abort, report);
+            return new StoreParts(config, log, queues, index, dispatch, retention, checkpointFile, abort, epochs,
+                    truncation, report);
         } catch (RuntimeException e) {
             index.close();
             queues.close();
@@ -83,6 +110,32 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         index.flush();
         checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp,
                 log.durableOffset(), log.maxOffset(), dispatched));
+    }
+
+    /**
+     * Cuts the whole store back to {@code offset} (a replica whose tail diverged from its master's, or a
+     * new master dropping a partial record): CommitLog, epoch entries starting at or above it,
+     * ConsumeQueues, queue offsets, dispatch and index positions. The marker makes it crash-safe: a crash
+     * before {@link TruncationMarker#end()} finishes the cut at the next open. The caller keeps writers
+     * out (the log is not in a mode that takes the cut bytes back).
+     */
+    void truncate(long offset) {
+        truncation.begin(offset);
+        log.truncate(offset);
+        long end = log.maxOffset();
+        epochs.truncateFrom(Math.max(offset, end));
+        if (end == 0) {
+            epochs.truncateFrom(0);
+        }
+        for (ConsumeQueue queue : queues.all()) {
+            queue.truncateTo(end);
+            log.queueOffsets().set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
+        }
+        index.resumeBelow(end);
+        dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), end));
+        queues.flushAll();
+        index.flush();
+        truncation.end();
     }
 
     /** After the flush policy is closed: force queues and index, write the checkpoint, remove abort. */

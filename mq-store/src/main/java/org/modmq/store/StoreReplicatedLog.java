@@ -1,61 +1,93 @@
 package org.modmq.store;
 
 import io.netty.buffer.ByteBuf;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import org.modmq.api.spi.replication.EpochEntry;
 import org.modmq.api.spi.replication.ReplicatedLog;
-import org.modmq.store.dispatch.DispatchAgent;
-import org.modmq.store.format.TopicQueue;
-import org.modmq.store.log.CommitLog;
-import org.modmq.store.queue.ConsumeQueue;
-import org.modmq.store.queue.ConsumeQueueTable;
+import org.modmq.store.replication.ReplicationTracker;
 
 /**
- * The CommitLog as replication sees it, with dispatch after each replicated append and ConsumeQueue
- * truncation after a truncate. Thread-safe.
+ * The CommitLog as replication sees it: dispatch after each replicated append and each rise of the
+ * confirm offset, whole-store truncation, the epoch history. The replica-only operations are refused
+ * while the store is a master ({@code master} says which). Thread-safe.
  */
 final class StoreReplicatedLog implements ReplicatedLog {
 
-    private final CommitLog log;
-    private final ConsumeQueueTable queues;
-    private final DispatchAgent dispatch;
+    private final StoreParts parts;
+    private final ReplicationTracker tracker;
+    private final BooleanSupplier master;
 
-    StoreReplicatedLog(CommitLog log, ConsumeQueueTable queues, DispatchAgent dispatch) {
-        this.log = log;
-        this.queues = queues;
-        this.dispatch = dispatch;
+    StoreReplicatedLog(StoreParts parts, ReplicationTracker tracker, BooleanSupplier master) {
+        this.parts = Objects.requireNonNull(parts, "parts");
+        this.tracker = Objects.requireNonNull(tracker, "tracker");
+        this.master = Objects.requireNonNull(master, "master");
     }
 
     @Override
     public long maxOffset() {
-        return log.maxOffset();
+        return parts.log().maxOffset();
     }
 
     @Override
     public long minOffset() {
-        return log.minOffset();
+        return parts.log().minOffset();
     }
 
     @Override
     public ByteBuf read(long offset, int maxLength) {
-        return log.read(offset, maxLength);
+        return parts.log().read(offset, maxLength);
     }
 
     @Override
     public void append(long offset, ByteBuf bytes) {
-        log.append(offset, bytes);
-        if (dispatch.dispatchedOffset() < log.minOffset()) {
+        parts.log().append(offset, bytes);
+        if (parts.dispatch().dispatchedOffset() < parts.log().minOffset()) {
             // an empty log started at a later segment: nothing below it exists to dispatch
-            dispatch.resetTo(log.minOffset());
+            parts.dispatch().resetTo(parts.log().minOffset());
         }
-        dispatch.doWork();
+        parts.dispatch().doWork();
     }
 
     @Override
     public synchronized void truncate(long offset) {
-        log.truncate(offset);
-        for (ConsumeQueue queue : queues.all()) {
-            queue.truncateTo(offset);
-            log.queueOffsets().set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
+        requireReplica("truncate");
+        parts.truncate(offset);
+        tracker.truncated(parts.log().maxOffset());
+    }
+
+    @Override
+    public List<EpochEntry> epochs() {
+        return parts.epochs().entries();
+    }
+
+    @Override
+    public void startEpoch(EpochEntry entry) {
+        requireReplica("startEpoch");
+        Objects.requireNonNull(entry, "entry");
+        if (entry.startOffset() > parts.log().maxOffset()) {
+            throw new IllegalArgumentException("epoch " + entry.epoch() + " starts at " + entry.startOffset()
+                    + ", beyond this log's end " + parts.log().maxOffset());
         }
-        dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), offset));
+        parts.epochs().append(entry);
+    }
+
+    @Override
+    public long confirmOffset() {
+        return tracker.confirmOffset();
+    }
+
+    @Override
+    public void confirm(long offset) {
+        requireReplica("confirm");
+        tracker.replicaConfirmed(offset);
+        parts.dispatch().doWork();
+    }
+
+    private void requireReplica(String what) {
+        if (master.getAsBoolean()) {
+            throw new IllegalStateException(what + " is for a replica; this store is the master");
+        }
     }
 }

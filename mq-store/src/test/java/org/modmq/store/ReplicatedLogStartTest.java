@@ -46,7 +46,8 @@ class ReplicatedLogStartTest {
 
     private MessageStore open(Path dir) {
         ConfigValues values = ConfigValues.of(Map.of("mappedFileSizeCommitLog", String.valueOf(SEGMENT),
-                "maxHashSlotNum", "64", "maxIndexNum", "100"));
+                "maxHashSlotNum", "64", "maxIndexNum", "100",
+                "brokerRole", dir.endsWith("replica") ? "SLAVE" : "ASYNC_MASTER"));
         return MessageStore.open(StoreConfig.from(values, dir), backend, new AsyncFlushPolicyProvider(),
                 new PluginContext(clock, scheduler, ByteBufAllocator.DEFAULT, dir), () -> 0.1);
     }

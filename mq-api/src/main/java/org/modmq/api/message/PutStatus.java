@@ -12,6 +12,8 @@ public enum PutStatus {
     MESSAGE_ILLEGAL(13),
     PROPERTIES_SIZE_EXCEEDED(13),
     DISK_FULL(14),
+    /** Controller mode: the SyncStateSet is smaller than {@code minInSyncReplicas} (RocketMQ answers SYSTEM_ERROR). */
+    IN_SYNC_REPLICAS_NOT_ENOUGH(1),
     UNKNOWN_ERROR(1);
 
     private final int responseCode;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.modmq.store.format.CorruptRecordException;
 import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.format.MessageLayout;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the CommitLog behind the writer, from the dispatched offset up to
- * {@link CommitLog#confirmedOffset()}, and builds ConsumeQueue and index entries, then tells listeners
+ * {@link CommitLog#confirmedOffset()} (and below a limit, see {@link #limit}), and builds ConsumeQueue and index entries, then tells listeners
  * which queues grew. Any thread may call {@link #doWork()}; calls are serialized, so the store runs it
  * on the writer's thread right after each append.
  */
@@ -36,6 +37,7 @@ public final class DispatchAgent {
     private final List<QueueListener> listeners = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long dispatched;
+    private volatile LongSupplier limit = () -> Long.MAX_VALUE;
 
     public DispatchAgent(CommitLog log, ConsumeQueueTable queues, IndexStore index, long from) {
         this.log = Objects.requireNonNull(log, "log");
@@ -46,6 +48,14 @@ public final class DispatchAgent {
 
     public void addListener(QueueListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Dispatches nothing at or above {@code limit}'s offset from now on (controller mode: the confirm
+     * offset, so consumers never read what a failover could take back).
+     */
+    public void limit(LongSupplier limit) {
+        this.limit = Objects.requireNonNull(limit, "limit");
     }
 
     /** The CommitLog offset below which every record is dispatched. */
@@ -69,7 +79,7 @@ public final class DispatchAgent {
         try {
             Map<TopicQueue, Long> grown = new LinkedHashMap<>();
             int work = 0;
-            long end = log.confirmedOffset();
+            long end = Math.min(log.confirmedOffset(), limit.getAsLong());
             while (dispatched < end) {
                 int done = dispatchChunk(end, grown);
                 if (done < 0) {
@@ -119,7 +129,10 @@ public final class DispatchAgent {
                 work++;
             }
             if (at == 0) {
-                LOG.error("cannot dispatch at {}: no whole record below {}", dispatched, end);
+                // Below a limit inside a record, the record waits for the limit to pass it.
+                if (end >= log.confirmedOffset()) {
+                    LOG.error("cannot dispatch at {}: no whole record below {}", dispatched, end);
+                }
                 return -1;
             }
             return work;

@@ -13,7 +13,6 @@ import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.spi.flush.FlushTarget;
-import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageException;
 import org.modmq.store.format.MessageEncoder;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * may read below them. {@link #flush()} may run concurrently with appends. Read views handed out are
  * owned by the caller, who releases them.
  */
-public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseable {
+public final class CommitLog implements FlushTarget, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
 
@@ -49,6 +48,7 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
     private volatile long written;
     private volatile long confirmed;
     private volatile long durable;
+    private volatile LogMode mode = LogMode.LOCAL;
 
     /**
      * @param files the segments (already loaded); their span equals their capacity
@@ -73,6 +73,24 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
 
     public QueueOffsetTable queueOffsets() {
         return queueOffsets;
+    }
+
+    /** Which writes the log takes now. */
+    public LogMode mode() {
+        return mode;
+    }
+
+    /**
+     * Switches which writes the log takes. Waits for an append in progress, so no write of the old mode
+     * lands after this returns.
+     */
+    public void mode(LogMode next) {
+        appendLock.lock();
+        try {
+            mode = Objects.requireNonNull(next, "next");
+        } finally {
+            appendLock.unlock();
+        }
     }
 
     /** Appends one message. Never throws for bad input: the status says why nothing was written. */
@@ -125,6 +143,11 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
     }
 
     private AppendResult appendLocked(TopicQueue queue, List<ByteBuf> records, int total) {
+        if (mode != LogMode.LOCAL) {
+            return AppendResult.failed(PutStatus.SERVICE_NOT_AVAILABLE, mode == LogMode.REPLICATED
+                    ? "this store is a replica: it takes only its master's replicated bytes"
+                    : "the store is changing its role");
+        }
         long offset = written;
         long start = files.startOf(offset);
         Segment segment = files.getOrCreate(start);
@@ -220,7 +243,7 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         }
     }
 
-    @Override
+    /** The offset where the next byte will be written; bytes below it are readable. */
     public long maxOffset() {
         return written;
     }
@@ -230,13 +253,18 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         return confirmed;
     }
 
-    @Override
+    /** The lowest offset still held (the log's end when it holds nothing). */
     public long minOffset() {
         long first = files.firstStart();
         return first < 0 ? written : first;
     }
 
-    @Override
+    /**
+     * Up to {@code maxLength} raw bytes from {@code offset}, never crossing a segment end; the caller owns
+     * the view.
+     *
+     * @throws IndexOutOfBoundsException when {@code offset} is outside {@code [minOffset, maxOffset]}
+     */
     public ByteBuf read(long offset, int maxLength) {
         long max = written;
         if (offset < minOffset() || offset > max) {
@@ -254,10 +282,18 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         return view;
     }
 
-    @Override
+    /**
+     * Appends replicated bytes at {@code offset} (the log's end, or any segment start of an empty log).
+     *
+     * @throws IllegalStateException unless the log is in {@link LogMode#REPLICATED} mode
+     * @throws IllegalArgumentException when the bytes cannot start at {@code offset}
+     */
     public void append(long offset, ByteBuf bytes) {
         appendLock.lock();
         try {
+            if (mode != LogMode.REPLICATED) {
+                throw new IllegalStateException("replicated append refused: the CommitLog takes " + mode + " writes");
+            }
             if (offset != written) {
                 if (!canStartAt(offset)) {
                     throw new IllegalArgumentException("replicated bytes start at " + offset + ", log ends at "
@@ -300,7 +336,11 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
         LOG.info("empty CommitLog {} starts at {} (first replicated bytes)", files.directory(), offset);
     }
 
-    @Override
+    /**
+     * Cuts the log back to {@code offset}: later segments are deleted and the rest of the segment holding
+     * {@code offset} is zeroed and forced; an offset at or below {@link #minOffset()} empties the log.
+     * Any mode (the store guards who may call it).
+     */
     public void truncate(long offset) {
         appendLock.lock();
         try {
@@ -313,6 +353,14 @@ public final class CommitLog implements FlushTarget, ReplicatedLog, AutoCloseabl
     }
 
     private void truncateLocked(long offset) {
+        if (offset <= minOffset() && offset < written) {
+            files.deleteFrom(0);
+            written = 0;
+            confirmed = 0;
+            durable = 0;
+            LOG.info("CommitLog {} truncated to nothing (asked for {})", files.directory(), offset);
+            return;
+        }
         long start = files.startOf(offset);
         files.deleteFrom(start + files.capacity());
         Segment segment = files.find(offset);

@@ -130,6 +130,7 @@ class CommitLogTest {
             CommitLog replica = new CommitLog(replicaFiles, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT,
                     1 << 20);
             replica.restoreEnd(0);
+            replica.mode(LogMode.REPLICATED);
             for (int i = 0; i < 100; i++) {
                 master.append(TestMessages.message("T", 0, "m" + "x".repeat(900) + i));
             }

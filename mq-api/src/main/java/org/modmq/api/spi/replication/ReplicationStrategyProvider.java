@@ -7,8 +7,11 @@ import org.modmq.api.spi.NamedProvider;
 public interface ReplicationStrategyProvider extends NamedProvider {
 
     /**
-     * Creates a strategy for the role in {@code context}. It reads its own keys from {@code config}
-     * ({@code haListenPort}, {@code haMasterAddress}, {@code haSlaveFallbehindMax}, ...).
+     * Creates a strategy, not yet started and without a role. It reads its own keys from {@code config}
+     * ({@code haListenPort}, {@code enableControllerMode}, ...); the store starts it and then tells it its
+     * role.
+     *
+     * @throws org.modmq.api.config.ConfigException for a malformed setting, naming the key
      */
     ReplicationStrategy create(ConfigValues config, ReplicationContext context);
 }
