@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
 import org.modmq.broker.admin.ExecutorQueueProbe;
@@ -160,8 +159,9 @@ public final class BrokerServer implements AutoCloseable {
         registration = agent;
         agent.start();
         if (SlaveMetadataSyncAgent.appliesTo(identity)) {
-            SlaveMetadataSyncAgent sync = new SlaveMetadataSyncAgent(metadata, client, agent::masterAddr,
-                    SlaveSyncSettings.defaults());
+            // The sync copies only while the store is a replica; a master has nothing to copy from.
+            SlaveMetadataSyncAgent sync = new SlaveMetadataSyncAgent(metadata, client,
+                    () -> store.role().master() ? Optional.empty() : agent.masterAddr(), SlaveSyncSettings.defaults());
             shutdown.at(ShutdownSequence.Step.SLAVE_SYNC, sync);
             sync.start();
         }
@@ -185,7 +185,7 @@ public final class BrokerServer implements AutoCloseable {
                 new ClientManageProcessor(metadata, rt.consumers(), rt.producers())), ClientManageProcessor.CODES);
         executors.register(ExecutorKind.CONSUMER_MANAGE, RequestProcessor.sync(
                 new ConsumerManageProcessor(metadata, rt.consumers(), store.queueOffsets(),
-                        config.identity().role() == BrokerRole.SLAVE)),
+                        () -> !store.role().master())),
                 ConsumerManageProcessor.CODES);
         executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(
                 new TopicAdminProcessor(config.identity(), metadata, store)), TopicAdminProcessor.CODES);

@@ -119,7 +119,7 @@ class ReplicationTest {
 
     private static void awaitSlaveConnected(HaNode master) {
         Await.until("a slave connected to the master", WAIT,
-                () -> !master.binding().replication().replicas().isEmpty());
+                () -> !master.binding().store().replicas().isEmpty());
     }
 
     private static void awaitCaughtUp(HaNode master, HaNode slave) {
@@ -264,7 +264,7 @@ class ReplicationTest {
         slave.close();
         nodes.remove(slave);
         Await.until("the master noticing the slave left", WAIT,
-                () -> master.binding().replication().replicas().isEmpty());
+                () -> master.binding().store().replicas().isEmpty());
         RemotingCommand gone = send(master, "slave-gone");
         assertThat(gone.code()).isEqualTo(ResponseCode.SLAVE_NOT_AVAILABLE);
 

@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
-import org.modmq.broker.runtime.ReplicationGate;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.store.MessageStore;
 
@@ -24,25 +23,21 @@ public final class DataPath {
 
     /**
      * @param runtime the broker runtime
-     * @param store the open store (not owned)
-     * @param replication what SYNC_MASTER sends wait for besides the flush
+     * @param store the open store (not owned); it decides role, durability and replication
      */
-    public DataPath(BrokerRuntime runtime, MessageStore store, ReplicationGate replication) {
-        this(runtime, store, replication, () -> true);
+    public DataPath(BrokerRuntime runtime, MessageStore store) {
+        this(runtime, store, () -> !store.replicas().isEmpty());
     }
 
     /**
      * @param runtime the broker runtime
-     * @param store the open store (not owned)
-     * @param replication what SYNC_MASTER sends wait for besides the flush; told of every append
+     * @param store the open store (not owned); it decides role, durability and replication
      * @param slavesConnected whether this master has a slave to send slow consumers to (protocol notes 8.7)
      */
-    public DataPath(BrokerRuntime runtime, MessageStore store, ReplicationGate replication,
-                    BooleanSupplier slavesConnected) {
+    public DataPath(BrokerRuntime runtime, MessageStore store, BooleanSupplier slavesConnected) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
-        this.writer = new StoreWriter(store, replication,
-                runtime.config().identity().role() == org.modmq.api.config.BrokerRole.SYNC_MASTER);
+        this.writer = new StoreWriter(store);
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
         this.routing = new PullRouting(runtime.config().consume(), store::getCommitLogMaxOffset,
                 PullRouting.physicalMemory(), slavesConnected);
@@ -58,6 +53,11 @@ public final class DataPath {
 
     MessageStore store() {
         return store;
+    }
+
+    /** Whether the store is master now (the one place the role is decided). */
+    boolean master() {
+        return store.role().master();
     }
 
     StoreWriter writer() {

@@ -3,17 +3,19 @@ package org.modmq.broker.data;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.Objects;
+import java.util.function.Consumer;
+import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
+import org.modmq.api.spi.replication.RoleState;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.broker.config.BrokerConfig;
-import org.modmq.broker.replication.ReplicationBinding;
+import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.runtime.ProcessorRegistrar;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.QueueOffsets;
 import org.modmq.broker.runtime.QueueStatsSource;
-import org.modmq.broker.runtime.ReplicationGate;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -24,17 +26,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The real store binding: opens a {@link MessageStore} on the StorageBackend and FlushPolicy named by
- * {@code storeBackend} and {@code flushDiskType} (found by ServiceLoader, never by class), registers the
- * send, pull, query, send-back and lock processors, and answers queue bounds. Owns the store, the
- * backend, the replication strategy and the long-polling agent; {@link #close()} drops held pulls,
- * stops replication, then flushes, checkpoints and closes the store (removing the abort marker), then
- * the backend. Thread-safe; close is idempotent.
+ * The real store binding: opens a {@link MessageStore} on the StorageBackend, FlushPolicy and
+ * ReplicationStrategy named by {@code storeBackend}, {@code flushDiskType} and {@code haStrategy} (found
+ * by ServiceLoader, never by class), registers the send, pull, query, send-back and lock processors, and
+ * answers queue bounds. Owns the store, the backend and the long-polling agent; {@link #close()} drops
+ * held pulls, then closes the store (which stops replication, flushes, checkpoints and removes the abort
+ * marker), then the backend. Thread-safe; close is idempotent.
  *
- * <p>Replication: the ReplicationStrategy named by {@code haStrategy} runs in a {@link ReplicationBinding}
- * opened right after the store: every append is reported to it, a SYNC_MASTER's sends wait for it
- * (together with the flush, see {@link ReplicationGate}), and a slave follows the master named by
- * {@link #masterChanged}.
+ * <p>Role: the store owns it. In classic replication a slave follows {@code haMasterAddress} when it is
+ * configured, else the HA address the name servers' REGISTER_BROKER answers name ({@link #masterChanged}).
+ *
+ * <p>The store receives the broker's raw values with {@code haListenPort} replaced by the port the broker
+ * resolved (and advertises as {@code haServerAddr}), because the plugins read an explicit 0 as
+ * "ephemeral" where the broker reads it as {@code listenPort + 1}.
  */
 public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
 
@@ -46,50 +50,53 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final BrokerRuntime runtime;
     private final StorageBackend backend;
     private final MessageStore store;
-    private final ReplicationBinding replication;
     private final DataPath path;
     private final PullMessageProcessor pull;
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
+    private String followed;
     private boolean closed;
 
-    private MessageStoreBinding(BrokerRuntime runtime, StorageBackend backend, MessageStore store,
-                                ReplicationBinding replication) {
+    private MessageStoreBinding(BrokerRuntime runtime, StorageBackend backend, MessageStore store) {
         this.runtime = runtime;
         this.backend = backend;
         this.store = store;
-        this.replication = replication;
-        this.path = new DataPath(runtime, store, replication, () -> !replication.replicas().isEmpty());
+        this.path = new DataPath(runtime, store);
         this.pull = new PullMessageProcessor(path);
         this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
+        this.followed = runtime.config().replication().masterAddress().orElse(null);
     }
 
     /**
      * Opens the store for {@code runtime}.
      *
-     * @throws org.modmq.api.config.ConfigException when a plugin name is unknown
+     * @throws org.modmq.api.config.ConfigException when a plugin name is unknown or a plugin key is bad
+     * @throws java.io.UncheckedIOException when the HA port cannot be bound
      */
     public static MessageStoreBinding open(BrokerRuntime runtime, PluginSelection plugins) {
         Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(plugins, "plugins");
         BrokerConfig config = runtime.config();
+        BrokerIdentityConfig identity = config.identity();
         PluginContext context = new PluginContext(runtime.clock(), runtime.scheduler(),
                 PooledByteBufAllocator.DEFAULT, config.store().rootDir());
         var flush = plugins.flushPolicy(config);
+        var replication = plugins.replicationStrategy(config);
+        if (identity.haListenPort() == 0) {
+            LOG.warn("haListenPort resolves to 0 (listenPort=0): the HA port is ephemeral and the address "
+                    + "advertised to the name servers ({}) does not reach it; set haListenPort", identity.haServerAddr());
+        }
+        ConfigValues values = config.raw().with("haListenPort", String.valueOf(identity.haListenPort()));
         StorageBackend backend = plugins.storageBackend(config).create(config.raw(), context);
         try {
-            StoreConfig storeConfig = StoreConfig.from(config.raw(), config.store().rootDir());
-            MessageStore store = MessageStore.open(storeConfig, backend, flush, context);
-            LOG.info("message store open at {} (backend {}, flush {}, recovery {})", storeConfig.rootDir(),
-                    storeConfig.storeBackend(), store.flushPolicyName(), store.recoveryReport());
-            try {
-                return new MessageStoreBinding(runtime, backend, store,
-                        ReplicationBinding.open(config, plugins, context, store.replicatedLog()));
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
-            }
+            StoreConfig storeConfig = StoreConfig.from(values, config.store().rootDir());
+            MessageStore store = MessageStore.open(storeConfig, backend, flush, replication, context,
+                    MessageStore.diskUsageOf(storeConfig.rootDir()));
+            LOG.info("message store open at {} (backend {}, flush {}, replication {} as {}, recovery {})",
+                    storeConfig.rootDir(), storeConfig.storeBackend(), store.flushPolicyName(),
+                    store.replicationStrategyName(), store.role(), store.recoveryReport());
+            return new MessageStoreBinding(runtime, backend, store);
         } catch (RuntimeException e) {
             backend.close();
             throw e;
@@ -99,11 +106,6 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     /** The open store (for tests and tools of this module); owned by this binding. */
     public MessageStore store() {
         return store;
-    }
-
-    /** The replication of this broker (for tests and tools of this module); owned by this binding. */
-    public ReplicationBinding replication() {
-        return replication;
     }
 
     /** The number of pulls held by long polling now. */
@@ -119,6 +121,16 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     @Override
     public QueueStatsSource queueStats() {
         return queueStats;
+    }
+
+    @Override
+    public RoleState role() {
+        return store.role();
+    }
+
+    @Override
+    public void addRoleListener(Consumer<RoleState> listener) {
+        store.addRoleListener(listener);
     }
 
     @Override
@@ -168,10 +180,27 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         }
     }
 
-    /** Slave: follows the master's HA address unless {@code haMasterAddress} is configured. */
+    /**
+     * Classic slave: follows the master's HA address unless {@code haMasterAddress} is configured or it is
+     * the address already followed. A null address (the master is not live) keeps the current one: the
+     * strategy keeps redialling it. Ignored on a master and in controller mode (the controller names the
+     * master there).
+     */
     @Override
     public void masterChanged(String masterAddr, String masterHaAddr) {
-        replication.masterChanged(masterAddr, masterHaAddr);
+        if (masterHaAddr == null || store.role().master() || store.role().epoch() != 0
+                || runtime.config().raw().bool("enableControllerMode", false)) {
+            return;
+        }
+        synchronized (this) {
+            if (closed || runtime.config().replication().masterAddress().isPresent()
+                    || masterHaAddr.equals(followed)) {
+                return;
+            }
+            followed = masterHaAddr;
+        }
+        LOG.info("following master {} at HA address {}", masterAddr, masterHaAddr);
+        store.becomeReplica(0, masterHaAddr, runtime.config().identity().brokerId());
     }
 
     @Override
@@ -184,13 +213,9 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
             pull.close();
         } finally {
             try {
-                replication.close();
+                store.close();
             } finally {
-                try {
-                    store.close();
-                } finally {
-                    backend.close();
-                }
+                backend.close();
             }
         }
     }

@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongPredicate;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.broker.config.ConsumeConfig;
 import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
@@ -96,7 +95,7 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
         if (!groupConfig.consumeEnable()) {
             throw forbidden(2, "subscription group no permission, " + group);
         }
-        boolean master = path.identity().role() != BrokerRole.SLAVE;
+        boolean master = path.master();
         TopicConfig topic = path.runtime().metadata().topics().get(topicName)
                 .or(() -> master ? Optional.empty()
                         : ReplicatedTopics.standIn(topicName, path.store().queueIds(topicName)))

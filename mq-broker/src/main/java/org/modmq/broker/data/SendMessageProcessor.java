@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.broker.metadata.Perm;
@@ -56,7 +55,7 @@ public final class SendMessageProcessor implements RequestProcessor {
     }
 
     private CompletableFuture<RemotingCommand> send(RemotingChannel channel, RemotingCommand request) {
-        if (path.identity().role() == BrokerRole.SLAVE) {
+        if (!path.master()) {
             throw new ResponseCodeException(ResponseCode.SERVICE_NOT_AVAILABLE,
                     "broker " + path.identity().brokerName() + " is a SLAVE and does not accept messages; "
                             + "send to its master");

@@ -2,6 +2,7 @@ package org.modmq.broker.processor;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.OptionalLong;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ConsumerGroupView;
@@ -27,18 +28,18 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
     private final BrokerMetadata metadata;
     private final ConsumerGroupRegistry consumers;
     private final QueueOffsets queues;
-    private final boolean slave;
+    private final BooleanSupplier slave;
 
     public ConsumerManageProcessor(BrokerMetadata metadata, ConsumerGroupRegistry consumers, QueueOffsets queues) {
-        this(metadata, consumers, queues, false);
+        this(metadata, consumers, queues, () -> false);
     }
 
     /**
-     * @param slave whether this broker is a slave: it then takes commits for a topic its table lacks
+     * @param slave whether this broker is a slave now: it then takes commits for a topic its table lacks
      *        while its store holds that queue (see {@code ReplicatedTopics})
      */
     public ConsumerManageProcessor(BrokerMetadata metadata, ConsumerGroupRegistry consumers, QueueOffsets queues,
-                                   boolean slave) {
+                                   BooleanSupplier slave) {
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.consumers = Objects.requireNonNull(consumers, "consumers");
         this.queues = Objects.requireNonNull(queues, "queues");
@@ -100,7 +101,7 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
                     "subscription group not exist, " + group);
         }
         // A slave whose metadata sync has not brought the topic yet still holds the replicated queue.
-        boolean replicated = slave && queues.maxOffset(topic, queueId) > 0;
+        boolean replicated = slave.getAsBoolean() && queues.maxOffset(topic, queueId) > 0;
         if (metadata.topics().get(topic).isEmpty() && !replicated) {
             return Responses.error(request, ResponseCode.TOPIC_NOT_EXIST, "topic not exist, " + topic);
         }

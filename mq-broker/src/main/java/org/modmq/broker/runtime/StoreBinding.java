@@ -1,5 +1,8 @@
 package org.modmq.broker.runtime;
 
+import java.util.function.Consumer;
+import org.modmq.api.spi.replication.ReplicaRole;
+import org.modmq.api.spi.replication.RoleState;
 
 /**
  * The seam between the broker runtime and the message store. {@code BrokerServer} opens exactly one
@@ -36,6 +39,18 @@ public interface StoreBinding extends AutoCloseable {
      * @param masterHaAddr the master's HA address, null when the answer had none
      */
     default void masterChanged(String masterAddr, String masterHaAddr) {
+    }
+
+    /**
+     * The store's role now: the one place the broker reads it from (send refusal, pull routing, offset
+     * commits, registration, metadata sync). The default, for a binding without a store, is master.
+     */
+    default RoleState role() {
+        return new RoleState(ReplicaRole.MASTER, 0, null);
+    }
+
+    /** Tells {@code listener} every role change, after it took effect. The default never calls it. */
+    default void addRoleListener(Consumer<RoleState> listener) {
     }
 
     /** Flushes and closes the store. Idempotent. */
