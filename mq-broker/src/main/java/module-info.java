@@ -23,4 +23,5 @@ module org.modmq.broker {
     opens org.modmq.broker.data to com.fasterxml.jackson.databind;
     opens org.modmq.broker.registration to com.fasterxml.jackson.databind;
     opens org.modmq.broker.admin to com.fasterxml.jackson.databind;
+    opens org.modmq.broker.controller to com.fasterxml.jackson.databind;
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
 import org.modmq.broker.admin.ExecutorQueueProbe;
@@ -19,6 +20,9 @@ import org.modmq.broker.client.ConsumerIdsChangedNotifier;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerIdentityConfig;
+import org.modmq.broker.controller.ControllerMode;
+import org.modmq.broker.controller.ControllerModeProcessor;
+import org.modmq.broker.controller.ControllerRoleAgent;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.DataVersion;
@@ -29,7 +33,9 @@ import org.modmq.broker.processor.ConsumerManageProcessor;
 import org.modmq.broker.processor.GroupAdminProcessor;
 import org.modmq.broker.processor.TopicAdminProcessor;
 import org.modmq.broker.registration.NameServerRegistrationAgent;
+import org.modmq.broker.registration.MasterListener;
 import org.modmq.broker.registration.RegistrationTarget;
+import org.modmq.broker.runtime.AckGate;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.StoreBinding;
@@ -41,6 +47,7 @@ import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,7 +137,9 @@ public final class BrokerServer implements AutoCloseable {
                 group -> metadata.subscriptionGroups().get(group)
                         .map(SubscriptionGroupConfig::notifyConsumerIdsChangedEnable).orElse(true)));
         ProducerRegistry producers = new ProducerRegistry(clock);
-        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock));
+        ControllerMode controllerMode = config.controller().enabled() ? new ControllerMode(config, scheduler) : null;
+        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock),
+                controllerMode == null ? AckGate.OPEN : controllerMode.ackGate());
 
         StoreBinding store = storeFactory.open(runtime);
         shutdown.at(ShutdownSequence.Step.STORE, store);
@@ -150,18 +159,32 @@ public final class BrokerServer implements AutoCloseable {
 
         RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
         shutdown.at(ShutdownSequence.Step.CLIENT, client);
+        MasterListener masters = controllerMode == null ? store::masterChanged : controllerMode::masterNamed;
         NameServerRegistrationAgent agent = new NameServerRegistrationAgent(new RegistrationTarget(
                 identity.clusterName(), identity.brokerName(), identity.brokerId(), brokerAddr(),
                 identity.haServerAddr(), identity.permission()), config.nameServer(), metadata.topics(), client,
-                scheduler, store::masterChanged);
+                scheduler, masters);
         shutdown.at(ShutdownSequence.Step.UNREGISTER, () -> agent.unregisterAll(Duration.ofSeconds(3)));
         shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
         registration = agent;
-        agent.start();
-        if (SlaveMetadataSyncAgent.appliesTo(identity)) {
+        Supplier<Optional<String>> masterAddress;
+        if (controllerMode == null) {
+            agent.start();
+            masterAddress = agent::masterAddr;
+        } else {
+            // The controllers name the role first; the agent's role hooks start the registration.
+            MessageStore messages = store.messageStore().orElseThrow(() -> new IllegalStateException(
+                    "enableControllerMode=true needs a message store"));
+            shutdown.at(ShutdownSequence.Step.CONTROLLER, controllerMode);
+            ControllerRoleAgent roles = controllerMode.start(messages, brokerAddr(), agent, metadata.topics(), clock);
+            executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(new ControllerModeProcessor(roles, messages,
+                    identity.clusterName(), identity.brokerName())), ControllerModeProcessor.CODES);
+            masterAddress = controllerMode::masterAddress;
+        }
+        if (controllerMode != null || SlaveMetadataSyncAgent.appliesTo(identity)) {
             // The sync copies only while the store is a replica; a master has nothing to copy from.
             SlaveMetadataSyncAgent sync = new SlaveMetadataSyncAgent(metadata, client,
-                    () -> store.role().master() ? Optional.empty() : agent.masterAddr(), SlaveSyncSettings.defaults());
+                    () -> store.role().master() ? Optional.empty() : masterAddress.get(), SlaveSyncSettings.defaults());
             shutdown.at(ShutdownSequence.Step.SLAVE_SYNC, sync);
             sync.start();
         }

@@ -13,6 +13,7 @@ import org.modmq.api.config.ConfigValues;
  * @param nameServer registration with the name servers
  * @param store store keys handed through to the message store and its plugins
  * @param replication HA strategy settings
+ * @param controller controller mode (broker id and role from the controllers)
  * @param topics topic and subscription-group defaults
  * @param consume consumer-facing behaviour
  * @param executors request executor sizes
@@ -22,7 +23,8 @@ import org.modmq.api.config.ConfigValues;
  * @param source the file (or other source) the values came from, for error messages
  */
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
-                           ReplicationConfig replication, TopicDefaultsConfig topics, ConsumeConfig consume,
+                           ReplicationConfig replication, ControllerModeConfig controller,
+                           TopicDefaultsConfig topics, ConsumeConfig consume,
                            ExecutorConfig executors, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
@@ -31,6 +33,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(nameServer, "nameServer");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(replication, "replication");
+        Objects.requireNonNull(controller, "controller");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(consume, "consume");
         Objects.requireNonNull(executors, "executors");

@@ -59,6 +59,7 @@ public final class BrokerConfigParser {
         NameServerConfig nameServer = NameServerConfig.read(reader);
         StoreKeysConfig store = StoreKeysConfig.read(reader);
         ReplicationConfig replication = ReplicationConfig.read(reader);
+        ControllerModeConfig controller = ControllerModeConfig.read(reader, store.rootDir());
         TopicDefaultsConfig topics = TopicDefaultsConfig.read(reader);
         ConsumeConfig consume = ConsumeConfig.read(reader);
         ExecutorConfig executors = ExecutorConfig.read(reader);
@@ -75,7 +76,7 @@ public final class BrokerConfigParser {
                 throw new ConfigException("unknown key '" + key + "' in " + source);
             }
         }
-        return new BrokerConfig(identity, nameServer, store, replication, topics, consume, executors, values,
+        return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors, values,
                 reader.effective(), warnings, source);
     }
 }

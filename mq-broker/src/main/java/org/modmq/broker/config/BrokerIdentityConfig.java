@@ -65,6 +65,8 @@ public record BrokerIdentityConfig(String clusterName, String brokerName, long b
                 throw reader.bad("haListenPort", "0", "a port in [1, 65535]: listenPort + 1 is out of range");
             }
             haPort = listenPort + 1;
+            // GET_BROKER_CONFIG reports the port in force: a replica in controller mode finds its master's here.
+            reader.remember("haListenPort", Integer.toString(haPort));
         }
         int permission = reader.intIn("brokerPermission", 6, 0, 15);
         validateName(reader, "brokerClusterName", cluster);

@@ -127,7 +127,7 @@ final class ConfigReader {
         return new ConfigException(key + "=" + value + " in " + source + " is not valid: expected " + allowed);
     }
 
-    private String remember(String key, String value) {
+    String remember(String key, String value) {
         if (value != null) {
             effective.put(key, value);
         }

@@ -14,7 +14,7 @@ final class IgnoredKeys {
             "transientStorePoolEnable", "transientStorePoolSize", "fastFailIfNoBufferInStorePool",
             "traceTopicEnable", "msgTraceTopicName", "traceOn",
             "enableDLegerCommitLog", "dLegerGroup", "dLegerPeers", "dLegerSelfId", "preferredLeaderId",
-            "enableControllerMode", "controllerAddr", "fetchControllerAddrByDnsLookup", "syncBrokerMetadataPeriod",
+            "fetchControllerAddrByDnsLookup", "enableAutoInSyncReplicas", "enableElectUncleanMaster",
             "enableSlaveActingMaster", "enableRemoteEscape", "compatibleWithOldNameSrv",
             "fetchNamesrvAddrByAddressServer", "rmqAddressServerDomain", "rmqAddressServerSubGroup",
             "useEpollNativeSelector", "serverWorkerThreads", "serverSelectorThreads", "serverCallbackExecutorThreads",

@@ -37,7 +37,7 @@ public final class DataPath {
     public DataPath(BrokerRuntime runtime, MessageStore store, BooleanSupplier slavesConnected) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
-        this.writer = new StoreWriter(store);
+        this.writer = new StoreWriter(store, runtime.ackGate());
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
         this.routing = new PullRouting(runtime.config().consume(), store::getCommitLogMaxOffset,
                 PullRouting.physicalMemory(), slavesConnected);

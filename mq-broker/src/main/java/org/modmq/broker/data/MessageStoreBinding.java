@@ -108,6 +108,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         return store;
     }
 
+    @Override
+    public java.util.Optional<MessageStore> messageStore() {
+        return java.util.Optional.of(store);
+    }
+
     /** The number of pulls held by long polling now. */
     public int heldPulls() {
         return pull.heldPulls();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.modmq.api.message.BrokerMessage;
+import org.modmq.broker.runtime.AckGate;
 import org.modmq.store.AppendedPut;
 import org.modmq.store.MessageStore;
 import org.modmq.store.PutResult;
@@ -12,14 +13,17 @@ import org.modmq.store.PutResult;
  * Appends messages for the broker and decides what the answer waits for: nothing when the producer
  * sent {@code WAIT=false} (the append's own result, with its offsets, is the answer); otherwise the
  * store's flush and replication futures together (the store's replication policy decides whether a
- * send waits for replicas: SYNC_MASTER, or the SyncStateSet in controller mode). Thread-safe.
+ * send waits for replicas: SYNC_MASTER, or the SyncStateSet in controller mode). Either way the answer
+ * then passes the {@link AckGate} (controller mode: only while this master's lease holds). Thread-safe.
  */
 final class StoreWriter {
 
     private final MessageStore store;
+    private final AckGate gate;
 
-    StoreWriter(MessageStore store) {
+    StoreWriter(MessageStore store, AckGate gate) {
         this.store = Objects.requireNonNull(store, "store");
+        this.gate = Objects.requireNonNull(gate, "gate");
     }
 
     /**
@@ -33,8 +37,8 @@ final class StoreWriter {
             return put.durable();
         }
         if (!waitStore) {
-            return CompletableFuture.completedFuture(put.appended());
+            return gate.admit(put.appended());
         }
-        return put.acknowledged();
+        return put.acknowledged().thenCompose(gate::admit);
     }
 }

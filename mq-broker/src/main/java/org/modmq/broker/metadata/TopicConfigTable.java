@@ -73,6 +73,18 @@ public final class TopicConfigTable {
         return version;
     }
 
+    /**
+     * Controller mode: a role change in {@code epoch} bumps the version and stamps it with the epoch as its
+     * {@code stateVersion}, so the name servers prefer this broker's registration over an older master's.
+     */
+    public void stampStateVersion(long epoch) {
+        synchronized (this) {
+            DataVersion bumped = next(version);
+            version = new DataVersion(bumped.counter(), epoch, bumped.timestamp());
+            persist();
+        }
+    }
+
     /** The current table in the "AndMapping" form used by registration and GET_ALL_TOPIC_CONFIG. */
     public TopicConfigSerializeWrapper wrapper() {
         synchronized (this) {

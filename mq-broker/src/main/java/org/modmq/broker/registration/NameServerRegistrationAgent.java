@@ -43,7 +43,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
 
     private static final Logger LOG = LoggerFactory.getLogger(NameServerRegistrationAgent.class);
 
-    private final RegistrationTarget target;
+    private volatile RegistrationTarget target;
     private final NameServerConfig nameServers;
     private final TopicConfigTable topics;
     private final RemotingClient client;
@@ -111,6 +111,39 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
     }
 
     /**
+     * Controller mode: starts without waiting for the first answers (the role just changed on the
+     * controller agent's thread, which must not block): registers now, then every period and on every
+     * topic change. Later calls register again at once.
+     */
+    public synchronized void startOrRegisterNow() {
+        if (closed) {
+            return;
+        }
+        if (periodic != null) {
+            registerAll();
+            return;
+        }
+        if (nameServers.addresses().isEmpty()) {
+            LOG.warn("namesrvAddr is empty: the broker registers with no name server");
+            return;
+        }
+        long period = nameServers.registerPeriodMillis();
+        topics.addListener(this);
+        registerAll().thenAccept(codes -> LOG.info("registered with the name servers: {}", codes));
+        periodic = scheduler.scheduleAtFixedRate(this::registerQuietly, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Controller mode: this broker now registers as {@code next} (its id changes with its role). */
+    public void retarget(RegistrationTarget next) {
+        target = Objects.requireNonNull(next, "next");
+    }
+
+    /** How this broker names itself to the name servers now. */
+    public RegistrationTarget target() {
+        return target;
+    }
+
+    /**
      * Sends the whole topic table to every name server.
      *
      * @return per name server address, the response code (or -1 when the request failed)
@@ -141,6 +174,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
 
     /** Sends UNREGISTER_BROKER to every name server and waits at most {@code timeout} for the answers. */
     public void unregisterAll(Duration timeout) {
+        RegistrationTarget target = this.target;
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (String address : nameServers.addresses()) {
             RemotingCommand request = RemotingCommand.request(RequestCode.UNREGISTER_BROKER)
@@ -181,16 +215,17 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
     }
 
     private CompletableFuture<Map<String, Integer>> send(TopicConfigSerializeWrapper table) {
-        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(), restrictedByBrokerPerm(table)));
+        RegistrationTarget target = this.target;
+        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(), restrictedByBrokerPerm(table, target)));
         Map<String, CompletableFuture<Integer>> answers = new LinkedHashMap<>();
         for (String address : nameServers.addresses()) {
-            answers.put(address, client.invoke(address, registerRequest(body),
+            answers.put(address, client.invoke(address, registerRequest(target, body),
                     Duration.ofMillis(nameServers.registerTimeoutMillis())).handle((response, error) -> {
                         if (error != null) {
                             LOG.warn("register with name server {} failed: {}", address, error.toString());
                             return -1;
                         }
-                        onResponse(address, response);
+                        onResponse(address, target, response);
                         return response.code();
                     }));
         }
@@ -201,7 +236,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         });
     }
 
-    private RemotingCommand registerRequest(byte[] body) {
+    private static RemotingCommand registerRequest(RegistrationTarget target, byte[] body) {
         CRC32 crc = new CRC32();
         crc.update(body);
         return RemotingCommand.request(RequestCode.REGISTER_BROKER)
@@ -216,7 +251,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
                 .withBody(body);
     }
 
-    private void onResponse(String address, RemotingCommand response) {
+    private void onResponse(String address, RegistrationTarget target, RemotingCommand response) {
         if (response.code() != ResponseCode.SUCCESS) {
             LOG.warn("name server {} refused the registration: code {} {}", address, response.code(),
                     response.remark());
@@ -243,7 +278,8 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         }
     }
 
-    private TopicConfigSerializeWrapper restrictedByBrokerPerm(TopicConfigSerializeWrapper table) {
+    private static TopicConfigSerializeWrapper restrictedByBrokerPerm(TopicConfigSerializeWrapper table,
+                                                                      RegistrationTarget target) {
         int perm = target.permission();
         if (Perm.readable(perm) && Perm.writable(perm)) {
             return table;

@@ -21,10 +21,18 @@ import org.modmq.broker.stats.BrokerStats;
  * @param consumers live consumer groups
  * @param producers live producer groups
  * @param stats traffic counters the data path updates and the admin processors read
+ * @param ackGate what a stored send's answer passes before it is written (controller mode: the lease)
  */
 public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                             BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
-                            BrokerStats stats) {
+                            BrokerStats stats, AckGate ackGate) {
+
+    /** A runtime whose answers pass at once (classic replication). */
+    public BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
+                         BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
+                         BrokerStats stats) {
+        this(config, clock, scheduler, metadata, consumers, producers, stats, AckGate.OPEN);
+    }
 
     public BrokerRuntime {
         Objects.requireNonNull(config, "config");
@@ -34,5 +42,6 @@ public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorS
         Objects.requireNonNull(consumers, "consumers");
         Objects.requireNonNull(producers, "producers");
         Objects.requireNonNull(stats, "stats");
+        Objects.requireNonNull(ackGate, "ackGate");
     }
 }

@@ -1,8 +1,10 @@
 package org.modmq.broker.runtime;
 
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.modmq.api.spi.replication.ReplicaRole;
 import org.modmq.api.spi.replication.RoleState;
+import org.modmq.store.MessageStore;
 
 /**
  * The seam between the broker runtime and the message store. {@code BrokerServer} opens exactly one
@@ -51,6 +53,11 @@ public interface StoreBinding extends AutoCloseable {
 
     /** Tells {@code listener} every role change, after it took effect. The default never calls it. */
     default void addRoleListener(Consumer<RoleState> listener) {
+    }
+
+    /** The message store, for the parts of the broker that drive its role (controller mode); empty without one. */
+    default Optional<MessageStore> messageStore() {
+        return Optional.empty();
     }
 
     /** Flushes and closes the store. Idempotent. */

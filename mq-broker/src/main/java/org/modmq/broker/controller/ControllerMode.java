@@ -1,0 +1,105 @@
+package org.modmq.broker.controller;
+
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.metadata.TopicConfigTable;
+import org.modmq.broker.registration.NameServerRegistrationAgent;
+import org.modmq.broker.registration.RegistrationTarget;
+import org.modmq.broker.runtime.AckGate;
+import org.modmq.remoting.netty.RemotingClient;
+import org.modmq.remoting.netty.RemotingClientConfig;
+import org.modmq.store.MessageStore;
+
+/**
+ * Everything a broker in controller mode adds, wired once: the lease and its {@link AckGate} (made before
+ * the store, which the data path reads it from), then the {@link ControllerRoleAgent} with its own remoting
+ * client (closed on shutdown, so the controller sees this broker leave at once) and the role hooks that
+ * re-register with the name servers on every role change. Thread-safe; {@link #close()} is idempotent.
+ */
+public final class ControllerMode implements AutoCloseable {
+
+    private final BrokerConfig config;
+    private final WriteLease lease;
+    private volatile Supplier<Boolean> master = () -> false;
+    private volatile ControllerRoleAgent agent;
+    private volatile RemotingClient client;
+    private volatile String masterAddress;
+
+    public ControllerMode(BrokerConfig config, ScheduledExecutorService scheduler) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.lease = new WriteLease(System::nanoTime, config.controller().leaseMillis(), scheduler);
+    }
+
+    /** Answers pass only while this broker is master with a valid lease. */
+    public AckGate ackGate() {
+        return new LeaseAckGate(lease, () -> master.get(), config.store().syncFlushTimeoutMillis());
+    }
+
+    /**
+     * Starts the agent once the broker listens on {@code brokerAddress}; the name-server registration is
+     * started by the first role the controllers name.
+     */
+    public ControllerRoleAgent start(MessageStore store, String brokerAddress, NameServerRegistrationAgent registration,
+                                     TopicConfigTable topics, Clock clock) {
+        master = () -> store.role().master();
+        client = new RemotingClient(RemotingClientConfig.defaults());
+        RegistrationTarget base = registration.target();
+        RoleHooks hooks = new RoleHooks() {
+            @Override
+            public void becameMaster(int epoch) {
+                masterAddress = brokerAddress;
+                topics.stampStateVersion(epoch);
+                registration.retarget(withId(base, 0));
+                registration.startOrRegisterNow();
+            }
+
+            @Override
+            public void becameReplica(int epoch, long brokerId, String master) {
+                masterAddress = master;
+                topics.stampStateVersion(epoch);
+                registration.retarget(withId(base, brokerId));
+                registration.startOrRegisterNow();
+            }
+        };
+        ControllerRoleAgent started = new ControllerRoleAgent(config.controller(), config.identity().clusterName(),
+                config.identity().brokerName(), brokerAddress, store, client, lease, hooks, clock);
+        agent = started;
+        started.start();
+        return started;
+    }
+
+    private static RegistrationTarget withId(RegistrationTarget base, long brokerId) {
+        return new RegistrationTarget(base.clusterName(), base.brokerName(), brokerId, base.brokerAddr(),
+                base.haServerAddr(), base.permission());
+    }
+
+    /** The master's main address while this broker is a replica (metadata sync reads it); empty otherwise. */
+    public Optional<String> masterAddress() {
+        return Optional.ofNullable(masterAddress);
+    }
+
+    /** The name servers named a master's HA address (replica only acts on its own master's). */
+    public void masterNamed(String master, String haAddress) {
+        ControllerRoleAgent current = agent;
+        if (current != null) {
+            current.masterNamed(master, haAddress);
+        }
+    }
+
+    /** Stops the agent and closes the connections to the controllers. Idempotent. */
+    @Override
+    public void close() {
+        ControllerRoleAgent current = agent;
+        if (current != null) {
+            current.close();
+        }
+        RemotingClient connections = client;
+        if (connections != null) {
+            connections.close();
+        }
+    }
+}
