@@ -1,6 +1,7 @@
 package org.modmq.broker;
 
 
+import org.modmq.broker.stats.BrokerLoad;
 import org.modmq.broker.stats.BrokerStats;
 
 import java.time.Clock;
@@ -11,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
@@ -138,8 +140,12 @@ public final class BrokerServer implements AutoCloseable {
                         .map(SubscriptionGroupConfig::notifyConsumerIdsChangedEnable).orElse(true)));
         ProducerRegistry producers = new ProducerRegistry(clock);
         ControllerMode controllerMode = config.controller().enabled() ? new ControllerMode(config, scheduler) : null;
+        BrokerLoad load = new BrokerLoad(config.consume().readOffloadSendQueueDepth(),
+                config.consume().readOffloadCpuRatio(), BrokerLoad.jvmProcessCpu());
+        scheduler.scheduleAtFixedRate(() -> guarded("sample load", load::doWork), 1, 1, TimeUnit.SECONDS);
         runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock),
-                controllerMode == null ? AckGate.OPEN : controllerMode.ackGate());
+                controllerMode == null ? AckGate.OPEN : controllerMode.ackGate(), load,
+                new AtomicLong(config.identity().brokerId()));
 
         StoreBinding store = storeFactory.open(runtime);
         shutdown.at(ShutdownSequence.Step.STORE, store);
@@ -149,6 +155,8 @@ public final class BrokerServer implements AutoCloseable {
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
         registerBuiltInProcessors(executors, store);
+        ExecutorQueueProbe queues = ExecutorQueueProbe.of(executors.executors());
+        load.sendQueue(() -> queues.queueSize(ExecutorKind.SEND));
         store.registerProcessors(executors);
         remoting.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);
@@ -176,7 +184,8 @@ public final class BrokerServer implements AutoCloseable {
             MessageStore messages = store.messageStore().orElseThrow(() -> new IllegalStateException(
                     "enableControllerMode=true needs a message store"));
             shutdown.at(ShutdownSequence.Step.CONTROLLER, controllerMode);
-            ControllerRoleAgent roles = controllerMode.start(messages, brokerAddr(), agent, metadata.topics(), clock);
+            ControllerRoleAgent roles = controllerMode.start(messages, brokerAddr(), agent, metadata.topics(), clock,
+                    runtime.registeredId());
             executors.register(ExecutorKind.ADMIN, RequestProcessor.sync(new ControllerModeProcessor(roles, messages,
                     identity.clusterName(), identity.brokerName())), ControllerModeProcessor.CODES);
             masterAddress = controllerMode::masterAddress;

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
@@ -44,7 +45,7 @@ public final class ControllerMode implements AutoCloseable {
      * started by the first role the controllers name.
      */
     public ControllerRoleAgent start(MessageStore store, String brokerAddress, NameServerRegistrationAgent registration,
-                                     TopicConfigTable topics, Clock clock) {
+                                     TopicConfigTable topics, Clock clock, AtomicLong registeredId) {
         master = () -> store.role().master();
         client = new RemotingClient(RemotingClientConfig.defaults());
         RegistrationTarget base = registration.target();
@@ -53,6 +54,7 @@ public final class ControllerMode implements AutoCloseable {
             public void becameMaster(int epoch) {
                 masterAddress = brokerAddress;
                 topics.stampStateVersion(epoch);
+                registeredId.set(0);
                 registration.retarget(withId(base, 0));
                 registration.startOrRegisterNow();
             }
@@ -61,6 +63,7 @@ public final class ControllerMode implements AutoCloseable {
             public void becameReplica(int epoch, long brokerId, String master) {
                 masterAddress = master;
                 topics.stampStateVersion(epoch);
+                registeredId.set(brokerId);
                 registration.retarget(withId(base, brokerId));
                 registration.startOrRegisterNow();
             }

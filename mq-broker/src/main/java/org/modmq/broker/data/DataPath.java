@@ -3,7 +3,6 @@ package org.modmq.broker.data;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.remoting.netty.RemotingChannel;
@@ -26,21 +25,13 @@ public final class DataPath {
      * @param store the open store (not owned); it decides role, durability and replication
      */
     public DataPath(BrokerRuntime runtime, MessageStore store) {
-        this(runtime, store, () -> !store.replicas().isEmpty());
-    }
-
-    /**
-     * @param runtime the broker runtime
-     * @param store the open store (not owned); it decides role, durability and replication
-     * @param slavesConnected whether this master has a slave to send slow consumers to (protocol notes 8.7)
-     */
-    public DataPath(BrokerRuntime runtime, MessageStore store, BooleanSupplier slavesConnected) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
         this.writer = new StoreWriter(store, runtime.ackGate());
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
-        this.routing = new PullRouting(runtime.config().consume(), store::getCommitLogMaxOffset,
-                PullRouting.physicalMemory(), slavesConnected);
+        this.routing = new PullRouting(runtime.config().consume(), runtime.config().controller().enabled(),
+                store::getCommitLogMaxOffset, PullRouting.physicalMemory(), store::replicas, runtime.load()::loaded,
+                runtime.registeredId()::get);
     }
 
     BrokerRuntime runtime() {

@@ -6,23 +6,27 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.modmq.api.spi.replication.ReplicaLink;
+import org.modmq.api.spi.replication.ReplicaState;
 import org.modmq.broker.config.ConsumeConfig;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.store.GetMessageResult;
 
 /**
  * Chooses a pull answer's {@code suggestWhichBrokerId} (protocol notes 8.7): the broker id the stock
- * client pulls that queue from next (it falls back to another address of the broker set when the id
- * is not in the route, which is how consumers keep reading from a slave whose master is gone).
+ * client pulls that queue from next (it falls back to another address of the broker set when the id is
+ * not in the route, which is how consumers keep reading from a replica whose master is gone).
  *
- * <ul>
- *   <li>{@code slaveReadEnable=false}: always 0, the master.</li>
- *   <li>Otherwise the consumer is <em>behind</em> when the CommitLog distance from the last record
- *       read to the log's end exceeds {@code accessMessageInMemoryMaxRatio} percent of physical memory
- *       (it reads cold data). Behind: the group's {@code whichBrokerWhenConsumeSlowly} (default 1), on
- *       a master only while a slave is connected; not behind: the group's {@code brokerId}
- *       (default 0) — so a slave serving a consumer that caught up sends it back to the master.</li>
- * </ul>
+ * <p>The master decides. It sends a consumer to an in-sync replica when the consumer reads cold data
+ * (the CommitLog distance from the last record read to the log's end exceeds
+ * {@code accessMessageInMemoryMaxRatio} percent of physical memory) or the master is loaded (its send
+ * queue or CPU, see {@code BrokerLoad}) — and only to a replica that already holds what the consumer reads
+ * next; otherwise it keeps the consumer. In controller mode an in-sync replica is a SyncStateSet member and
+ * this is on by default; in classic replication it needs {@code slaveReadEnable=true} (RocketMQ's rule) and
+ * a replica without a known id is named by the group's {@code whichBrokerWhenConsumeSlowly}. A replica
+ * keeps a consumer that is behind and sends one that caught up back to the group's {@code brokerId} (the
+ * master, 0).
  *
  * <p>Stateless apart from its suppliers; thread-safe.
  */
@@ -33,22 +37,31 @@ final class PullRouting {
     private static final long MASTER_ID = 0;
 
     private final ConsumeConfig consume;
+    private final boolean controllerMode;
     private final LongSupplier commitLogMaxOffset;
     private final long memoryBytes;
-    private final BooleanSupplier slavesConnected;
+    private final Supplier<List<ReplicaState>> replicas;
+    private final BooleanSupplier masterLoaded;
+    private final LongSupplier selfId;
 
     /**
      * @param consume {@code slaveReadEnable} and {@code accessMessageInMemoryMaxRatio}
+     * @param controllerMode whether the SyncStateSet says which replicas are in sync
      * @param commitLogMaxOffset the local CommitLog's end (bytes)
      * @param memoryBytes physical memory of the host
-     * @param slavesConnected whether this master has a slave to send slow consumers to
+     * @param replicas a master's connected replicas
+     * @param masterLoaded whether this broker is loaded
+     * @param selfId this broker's id as a replica registers it
      */
-    PullRouting(ConsumeConfig consume, LongSupplier commitLogMaxOffset, long memoryBytes,
-                BooleanSupplier slavesConnected) {
+    PullRouting(ConsumeConfig consume, boolean controllerMode, LongSupplier commitLogMaxOffset, long memoryBytes,
+                Supplier<List<ReplicaState>> replicas, BooleanSupplier masterLoaded, LongSupplier selfId) {
         this.consume = Objects.requireNonNull(consume, "consume");
+        this.controllerMode = controllerMode;
         this.commitLogMaxOffset = Objects.requireNonNull(commitLogMaxOffset, "commitLogMaxOffset");
         this.memoryBytes = memoryBytes;
-        this.slavesConnected = Objects.requireNonNull(slavesConnected, "slavesConnected");
+        this.replicas = Objects.requireNonNull(replicas, "replicas");
+        this.masterLoaded = Objects.requireNonNull(masterLoaded, "masterLoaded");
+        this.selfId = Objects.requireNonNull(selfId, "selfId");
     }
 
     /**
@@ -58,22 +71,46 @@ final class PullRouting {
      * @return the broker id to suggest
      */
     long suggest(SubscriptionGroupConfig group, boolean master, GetMessageResult result) {
-        if (!consume.slaveReadEnable()) {
+        if (!controllerMode && !consume.slaveReadEnable()) {
             return MASTER_ID;
         }
-        if (behind(result.messages()) && (!master || slavesConnected.getAsBoolean())) {
-            return group.whichBrokerWhenConsumeSlowly();
+        List<ByteBuf> records = result.messages();
+        boolean behind = behind(records);
+        if (!master) {
+            return behind ? (controllerMode ? selfId.getAsLong() : group.whichBrokerWhenConsumeSlowly())
+                    : group.brokerId();
         }
-        return group.brokerId();
+        if (records.isEmpty() || !(behind || masterLoaded.getAsBoolean())) {
+            return group.brokerId();
+        }
+        long needed = nextRead(records);
+        ReplicaState best = null;
+        for (ReplicaState replica : replicas.get()) {
+            if (replica.inSync() && replica.ackedOffset() >= needed
+                    && (best == null || replica.ackedOffset() > best.ackedOffset())) {
+                best = replica;
+            }
+        }
+        if (best == null) {
+            return group.brokerId();
+        }
+        return best.brokerId() == ReplicaLink.UNKNOWN_ID ? group.whichBrokerWhenConsumeSlowly() : best.brokerId();
     }
 
     private boolean behind(List<ByteBuf> records) {
         if (records.isEmpty()) {
             return false;
         }
+        // RocketMQ measures from the start of the last record read.
         ByteBuf last = records.get(records.size() - 1);
         long lag = commitLogMaxOffset.getAsLong() - last.getLong(last.readerIndex() + PHYSICAL_OFFSET_POSITION);
         return lag > memoryBytes / 100 * consume.accessMessageInMemoryMaxRatio();
+    }
+
+    /** The CommitLog offset just after the last record read: what the consumer needs next. */
+    private static long nextRead(List<ByteBuf> records) {
+        ByteBuf last = records.get(records.size() - 1);
+        return last.getLong(last.readerIndex() + PHYSICAL_OFFSET_POSITION) + last.getInt(last.readerIndex());
     }
 
     /** Physical memory of the host, or the JVM's heap limit when the platform does not say. */

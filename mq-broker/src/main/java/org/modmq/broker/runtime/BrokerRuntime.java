@@ -3,10 +3,12 @@ package org.modmq.broker.runtime;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
+import org.modmq.broker.stats.BrokerLoad;
 import org.modmq.broker.stats.BrokerStats;
 
 /**
@@ -22,16 +24,20 @@ import org.modmq.broker.stats.BrokerStats;
  * @param producers live producer groups
  * @param stats traffic counters the data path updates and the admin processors read
  * @param ackGate what a stored send's answer passes before it is written (controller mode: the lease)
+ * @param load whether the broker is loaded enough to send consumers to a replica
+ * @param registeredId the id this broker registers with the name servers now ({@code brokerId}; in
+ *     controller mode 0 as master, else the id the controller assigned)
  */
 public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                             BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
-                            BrokerStats stats, AckGate ackGate) {
+                            BrokerStats stats, AckGate ackGate, BrokerLoad load, AtomicLong registeredId) {
 
-    /** A runtime whose answers pass at once (classic replication). */
+    /** A runtime whose answers pass at once (classic replication) and that never counts as loaded. */
     public BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                          BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
                          BrokerStats stats) {
-        this(config, clock, scheduler, metadata, consumers, producers, stats, AckGate.OPEN);
+        this(config, clock, scheduler, metadata, consumers, producers, stats, AckGate.OPEN,
+                new BrokerLoad(Integer.MAX_VALUE, 2.0, () -> -1), new AtomicLong(config.identity().brokerId()));
     }
 
     public BrokerRuntime {
@@ -43,5 +49,7 @@ public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorS
         Objects.requireNonNull(producers, "producers");
         Objects.requireNonNull(stats, "stats");
         Objects.requireNonNull(ackGate, "ackGate");
+        Objects.requireNonNull(load, "load");
+        Objects.requireNonNull(registeredId, "registeredId");
     }
 }
