@@ -51,6 +51,17 @@ final class BenchClients {
         return consumer;
     }
 
+    /** A lite pull consumer of a fresh group for {@code assign}ed queues (no subscription), not yet started. */
+    DefaultLitePullConsumer litePullConsumerForAssign(String workload) {
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(group("c", workload));
+        consumer.setNamesrvAddr(options.namesrv);
+        consumer.setVipChannelEnabled(false);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setAutoCommit(false);
+        consumer.setPullBatchSize(32);
+        return consumer;
+    }
+
     /** A push consumer subscribed to every tag of {@code topic} from its first offset, not yet started. */
     DefaultMQPushConsumer pushConsumer(String workload, String topic) throws MQClientException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group("c", workload));

@@ -13,6 +13,7 @@ import picocli.CommandLine.HelpCommand;
  *   java -jar mq-bench.jar consume -n 127.0.0.1:9876 -N 1000000
  *   java -jar mq-bench.jar e2e     -n 127.0.0.1:9876 --rate 20000
  *   java -jar mq-bench.jar replica -n 127.0.0.1:9876 --master 127.0.0.1:10911 --slave 127.0.0.1:10921
+ *   java -jar mq-bench.jar failover -n 127.0.0.1:9876 --broker-name broker-a --fault kill --pid 4242
  * </pre>
  *
  * Reports go to stdout (text, one JSON line or one key=value line); progress lines, once per
@@ -21,7 +22,7 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "mq-bench", mixinStandardHelpOptions = true, version = "mq-bench 0.1.0 (rocketmq-client 5.3.3)",
         description = "Benchmarks a RocketMQ-protocol broker with the stock RocketMQ client.",
         subcommands = {ProduceCommand.class, ConsumeCommand.class, E2eCommand.class, ProbeCommand.class,
-                ReplicaCommand.class, HelpCommand.class})
+                ReplicaCommand.class, FailoverCommand.class, HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @CommandLine.Spec
@@ -39,6 +40,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe or replica");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica or failover");
     }
 }

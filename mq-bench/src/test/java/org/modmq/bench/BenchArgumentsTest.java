@@ -54,6 +54,53 @@ class BenchArgumentsTest {
     }
 
     @Test
+    void parsesFailoverOptions() {
+        ParseResult result = BenchMain.commandLine().parseArgs(
+                "failover", "-n", "127.0.0.1:1", "--broker-name", "fo-a", "--fault", "stop",
+                "--broker-pid", "127.0.0.1:2=22", "--broker-pid", "127.0.0.1:3=33", "--poll-name-server-ms", "1000",
+                "--cont-after-ms", "500", "--controller", "127.0.0.1:4", "-w", "2", "-d", "9");
+        FailoverCommand failover = (FailoverCommand) result.subcommand().commandSpec().userObject();
+
+        assertThat(failover.options.faultOrNull()).isEqualTo(FailoverOptions.Fault.STOP);
+        assertThat(failover.options.brokerPids).containsEntry("127.0.0.1:2", 22L).containsEntry("127.0.0.1:3", 33L);
+        assertThat(failover.options.pollNameServerMillis).isEqualTo(1000);
+        assertThat(failover.options.contAfterMillis).isEqualTo(500);
+        assertThat(failover.options.threads).isEqualTo(4);
+        assertThat(failover.options.retries).isEqualTo(2);
+        assertThat(failover.options.validate()).isNull();
+        assertThat(failover.timing.durationSeconds).isEqualTo(9);
+    }
+
+    @Test
+    void defaultsTheFaultToKillAndNeedsNoTargetWithoutOne() {
+        ParseResult kill = BenchMain.commandLine().parseArgs("failover", "-n", "127.0.0.1:1", "--broker-name", "a",
+                "--pid", "7");
+        ParseResult none = BenchMain.commandLine().parseArgs("failover", "-n", "127.0.0.1:1", "--broker-name", "a",
+                "--no-fault");
+
+        FailoverOptions killOptions = ((FailoverCommand) kill.subcommand().commandSpec().userObject()).options;
+        FailoverOptions noneOptions = ((FailoverCommand) none.subcommand().commandSpec().userObject()).options;
+        assertThat(killOptions.faultOrNull()).isEqualTo(FailoverOptions.Fault.KILL);
+        assertThat(killOptions.validate()).isNull();
+        assertThat(noneOptions.faultOrNull()).isNull();
+        assertThat(noneOptions.validate()).isNull();
+        assertThat(noneOptions.pollNameServerMillis).isEqualTo(30_000);
+    }
+
+    @Test
+    void rejectsAFaultWithoutExactlyOneTarget() {
+        Run none = run("failover", "-n", "127.0.0.1:1", "--broker-name", "a", "--fault", "kill");
+        Run two = run("failover", "-n", "127.0.0.1:1", "--broker-name", "a", "--pid", "1", "--pid-file", "x");
+        Run both = run("failover", "-n", "127.0.0.1:1", "--broker-name", "a", "--no-fault", "--fault", "stop");
+
+        assertThat(none.exitCode).isEqualTo(2);
+        assertThat(none.err).contains("--broker-pid");
+        assertThat(two.exitCode).isEqualTo(2);
+        assertThat(both.exitCode).isEqualTo(2);
+        assertThat(both.err).contains("exclude each other");
+    }
+
+    @Test
     void rejectsMissingNameServer() {
         Run run = run("produce", "-d", "1");
 
@@ -76,13 +123,13 @@ class BenchArgumentsTest {
 
     @Test
     void printsHelpForEveryWorkload() {
-        for (String workload : new String[] {"produce", "consume", "e2e", "probe"}) {
+        for (String workload : new String[] {"produce", "consume", "e2e", "probe", "failover"}) {
             Run run = run(workload, "--help");
 
             assertThat(run.exitCode).isZero();
             assertThat(run.out).contains("--namesrv").contains("Usage: mq-bench " + workload);
         }
-        assertThat(run("--help").out).contains("produce").contains("consume").contains("e2e");
+        assertThat(run("--help").out).contains("produce").contains("consume").contains("e2e").contains("failover");
     }
 
     private static Run run(String... args) {
