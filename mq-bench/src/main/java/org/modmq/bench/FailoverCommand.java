@@ -158,6 +158,7 @@ final class FailoverCommand implements Callable<Integer> {
                     (signalled - faultNanos) / 1e6);
         }
         long end = faultNanos + TimeUnit.SECONDS.toNanos(timing.durationSeconds);
+        ExitWatch exit = fault == FailoverOptions.Fault.KILL ? new ExitWatch(pid, end) : null;
         try {
             if (fault == FailoverOptions.Fault.STOP) {
                 Optional<BrokerSetView> elected = routes.awaitSince(faultNanos, v -> v.hasMasterOtherThan(oldMaster), end);
@@ -171,6 +172,11 @@ final class FailoverCommand implements Callable<Integer> {
         } finally {
             if (fault == FailoverOptions.Fault.STOP && contNanos == null) {
                 FaultSignal.CONT.send(pid);
+            }
+            if (exit != null) {
+                exit.close();
+                extras.put("process_gone_ms", exit.goneNanos() < 0 ? "-1"
+                        : String.format(Locale.ROOT, "%.1f", (exit.goneNanos() - faultNanos) / 1e6));
             }
         }
         load.closeWindow();
