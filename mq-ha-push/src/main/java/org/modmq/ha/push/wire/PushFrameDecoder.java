@@ -7,8 +7,10 @@ import io.netty.handler.codec.CorruptedFrameException;
 import java.util.List;
 
 /**
- * Cuts the byte stream into {@link PushFrame}s; an unknown type or a body longer than the limit fails
- * the channel with a {@link CorruptedFrameException}. One instance per channel.
+ * Cuts the byte stream into {@link PushFrame}s. An unknown type, a body longer than the limit or a body
+ * length impossible for its type ({@link PushFrameLayout#plausibleLength}) fails the channel with a
+ * {@link CorruptedFrameException} before the body is awaited. One instance per channel; each frame's
+ * body is a retained slice that the next handler releases.
  */
 public final class PushFrameDecoder extends ByteToMessageDecoder {
 
@@ -30,10 +32,17 @@ public final class PushFrameDecoder extends ByteToMessageDecoder {
             if (length < 0 || length > maxBody) {
                 throw new CorruptedFrameException("push frame body of " + length + " bytes, limit " + maxBody);
             }
+            if (!PushFrameLayout.plausibleLength(type, length)) {
+                throw new CorruptedFrameException("push frame type " + type + " cannot have a body of " + length
+                        + " bytes");
+            }
             if (in.readableBytes() < PushFrameLayout.HEADER_LENGTH + length) {
                 return;
             }
-            long offset = in.getLong(start + 1);
+            long offset = in.getLong(start + PushFrameLayout.OFFSET_POSITION);
+            if (offset < 0) {
+                throw new CorruptedFrameException("push frame type " + type + " at negative offset " + offset);
+            }
             in.skipBytes(PushFrameLayout.HEADER_LENGTH);
             out.add(new PushFrame(type, offset, in.readRetainedSlice(length)));
         }
