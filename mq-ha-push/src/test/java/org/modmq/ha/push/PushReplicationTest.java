@@ -79,6 +79,7 @@ class PushReplicationTest {
             try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE",
                     "haMasterAddress", master.haAddress())) {
                 await(() -> master.store().replicas().size() == 1, WAIT, "replica to connect");
+                assertThat(replica.store().role().master()).isFalse();
                 firstEnd = burst(master.store(), 800, 2000, "first");
                 // closed while the burst may still be streaming: the replica holds some prefix
             }

@@ -53,7 +53,7 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     private volatile State state = State.AWAITING_HELLO;
     private volatile boolean stopped;
     private String address = "?";
-    private Channel channel;
+    private volatile Channel channel;
     private ReplicaLink link;
     private List<EpochEntry> history = List.of();
     private int epoch;

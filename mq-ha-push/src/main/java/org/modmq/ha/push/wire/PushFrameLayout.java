@@ -20,17 +20,31 @@ import java.nio.charset.StandardCharsets;
  *  +--------------+--------------------------+
  *  | epoch int32  | startOffset int64        |
  *  +--------------+--------------------------+
+ *
+ *  exchange
+ *  replica                                   master
+ *     | HELLO ---------------------------------> |  (while replica: REFUSE NOT_MASTER at connect)
+ *     | <------------------------- WELCOME|REFUSE |
+ *     |   cut at truncateOffset                   |
+ *     | <-------------------- DATA..., HEARTBEAT  |  (pushed as appended, within the window)
+ *     | ACK... -------------------------------->  |  (once per read batch, and when idle)
  * </pre>
  *
  * <p><b>type 1 HELLO</b>, replica to master, the first frame. {@code offset} = the replica's max offset
  * (RocketMQ's slave report {@code maxOffset}). Body, 38 bytes plus the entries:
  * <pre>
- *  0            4        6               14          18               26            30          34           38
- *  +------------+--------+---------------+-----------+----------------+-------------+-----------+------------+-----------
- *  | magic      | version| brokerId      | epoch     | minOffset      | checkLength | crc32     | entryCount | entries
- *  | 0x4D515048 | 2      | int64, -1 =   | int32     | int64          | int32       | int32     | int32      | entryCount
- *  |            | int16  | unknown       |           |                |             |           | 0..1024    | x 12 bytes
- *  +------------+--------+---------------+-----------+----------------+-------------+-----------+------------+-----------
+ *  0            4         6                 14          18                26
+ *  +------------+---------+-----------------+-----------+-----------------+
+ *  | magic      | version | brokerId        | epoch     | minOffset       |
+ *  | 0x4D515048 | int16 2 | int64, -1 =     | int32     | int64           |
+ *  |            |         | unknown         |           |                 |
+ *  +------------+---------+-----------------+-----------+-----------------+
+ *  26            30          34           38
+ *  +-------------+-----------+------------+-------------------------------+
+ *  | checkLength | crc32     | entryCount | entries                       |
+ *  | int32       | int32     | int32      | entryCount x 12 bytes         |
+ *  |             |           | 0..1024    |                               |
+ *  +-------------+-----------+------------+-------------------------------+
  * </pre>
  * {@code brokerId}: the replica's id (RocketMQ's handshake {@code brokerId}); {@code epoch}: the master
  * epoch the replica was told to follow in; {@code minOffset}: the first byte it holds; the CRC-32 covers

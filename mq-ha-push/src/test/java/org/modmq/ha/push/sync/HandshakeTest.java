@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.modmq.api.spi.replication.EpochEntry;
 import org.modmq.ha.push.wire.Hello;
 import org.modmq.ha.push.wire.Refusal;
 import org.modmq.ha.push.wire.Welcome;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** The master's answer to a HELLO, and the replica's check of it. */
+@ExtendWith(NettyLeakCheck.class)
 class HandshakeTest {
 
     private static EpochEntry e(int epoch, long start) {
