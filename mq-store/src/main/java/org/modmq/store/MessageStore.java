@@ -108,7 +108,7 @@ public final class MessageStore implements AutoCloseable {
             parts.dispatch().limit(tracker::confirmOffset);
         }
         this.roles = new RoleTransitions(parts, tracker, initialRole(values, parts));
-        this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles::master);
+        this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles);
         this.strategy = replicationProvider == null ? new LocalOnlyReplication()
                 : replicationProvider.create(values, new ReplicationContext(context, replicatedLog, tracker));
         try {
