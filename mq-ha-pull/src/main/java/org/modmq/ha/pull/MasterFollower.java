@@ -61,6 +61,7 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
     private ScheduledFuture<?> redial;
     private Duration delay;
     private boolean closed;
+    private volatile int dials;
 
     MasterFollower(PullConfig config, ReplicatedLog log, Clock clock, EventLoopGroup group) {
         this.config = Objects.requireNonNull(config, "config");
@@ -72,6 +73,11 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
 
     State state() {
         return state;
+    }
+
+    /** Connection attempts so far (tests). */
+    int dials() {
+        return dials;
     }
 
     /**
@@ -113,6 +119,7 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
 
     private void dialLocked() {
         long gen = generation;
+        dials++;
         FollowContext context = new FollowContext(config, log, clock, this, target, gen);
         transition(State.CONNECTING, "dialing " + target.address() + " in epoch " + target.epoch());
         Bootstrap bootstrap = new Bootstrap()

@@ -115,6 +115,11 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         return current == null ? 0 : current.sessionCount();
     }
 
+    /** Connection attempts of the replica side so far (tests). */
+    synchronized int followerDials() {
+        return follower == null ? 0 : follower.dials();
+    }
+
     /** The replica side's state (tests). */
     synchronized MasterFollower.State followerState() {
         return follower == null ? MasterFollower.State.IDLE : follower.state();

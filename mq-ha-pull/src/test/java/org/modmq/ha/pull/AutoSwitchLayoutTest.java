@@ -33,6 +33,10 @@ class AutoSwitchLayoutTest {
         return HEX.parseHex(spaced.replace(" ", "").replace("|", ""));
     }
 
+    private static Object next(EmbeddedChannel channel) {
+        return channel.readInbound();
+    }
+
     private static byte[] drain(ByteBuf buf) {
         try {
             return ByteBufUtil.getBytes(buf);
@@ -117,10 +121,10 @@ class AutoSwitchLayoutTest {
         for (byte b : stream) {
             channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
         }
-        assertThat((Object) channel.readInbound()).isEqualTo(new SlaveFrame.Handshake(true, true, 7));
-        assertThat((Object) channel.readInbound()).isEqualTo(new SlaveFrame.Report(0x1234));
-        assertThat((Object) channel.readInbound()).isEqualTo(new SlaveFrame.Report(0x2000));
-        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(next(channel)).isEqualTo(new SlaveFrame.Handshake(true, true, 7));
+        assertThat(next(channel)).isEqualTo(new SlaveFrame.Report(0x1234));
+        assertThat(next(channel)).isEqualTo(new SlaveFrame.Report(0x2000));
+        assertThat(next(channel)).isNull();
         assertThat(channel.finish()).isFalse();
     }
 
@@ -133,7 +137,7 @@ class AutoSwitchLayoutTest {
             assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(hex(bad))))
                     .as(bad).isInstanceOf(CorruptedFrameException.class);
             channel.writeInbound(Unpooled.wrappedBuffer(hex("00000002 0000000000000001")));
-            assertThat((Object) channel.readInbound()).as("nothing decoded after a refusal").isNull();
+            assertThat(next(channel)).as("nothing decoded after a refusal").isNull();
             channel.finishAndReleaseAll();
         }
     }
@@ -148,7 +152,7 @@ class AutoSwitchLayoutTest {
         for (int i = 0; i < stream.length; i += 7) {
             channel.writeInbound(Unpooled.wrappedBuffer(stream, i, Math.min(7, stream.length - i)));
         }
-        assertThat((Object) channel.readInbound()).isEqualTo(new MasterFrame.Handshake(4096, 2,
+        assertThat(next(channel)).isEqualTo(new MasterFrame.Handshake(4096, 2,
                 List.of(new EpochEntry(1, 0), new EpochEntry(2, 1000))));
         MasterFrame.Transfer data = channel.readInbound();
         try {
@@ -184,7 +188,7 @@ class AutoSwitchLayoutTest {
             EmbeddedChannel channel = new EmbeddedChannel(new AutoSwitchMasterDecoder());
             assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(hex(bad))))
                     .as(bad).isInstanceOf(CorruptedFrameException.class);
-            assertThat((Object) channel.readInbound()).isNull();
+            assertThat(next(channel)).isNull();
             channel.finishAndReleaseAll();
         }
     }
