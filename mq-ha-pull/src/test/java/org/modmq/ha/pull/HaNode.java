@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
@@ -38,8 +39,15 @@ final class HaNode implements AutoCloseable {
     }
 
     static HaNode open(Path root, ConfigValues values, ScheduledExecutorService scheduler) {
+        return open(root, values, scheduler, UnaryOperator.identity());
+    }
+
+    /** As {@link #open(Path, ConfigValues, ScheduledExecutorService)} on the mmap backend as {@code wrap} wraps it. */
+    static HaNode open(Path root, ConfigValues values, ScheduledExecutorService scheduler,
+                       UnaryOperator<StorageBackend> wrap) {
         PluginContext plugin = TestStores.plugin(root, scheduler);
-        StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, plugin);
+        StorageBackend backend = wrap.apply(
+                ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, plugin));
         Capturing provider = new Capturing();
         try {
             MessageStore store = MessageStore.open(StoreConfig.from(values, root), backend,

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.modmq.api.spi.replication.EpochEntry;
+import org.modmq.testkit.NettyLeakCheck;
 
 /** Transfer frames applied to an in-memory replica log: epochs recorded first, fencing, refusals. */
+@ExtendWith(NettyLeakCheck.class)
 class TransferApplierTest {
 
     private static final int SEGMENT = 64;
