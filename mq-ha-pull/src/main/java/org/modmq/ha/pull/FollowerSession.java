@@ -78,8 +78,9 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
         try {
             context.log().append(offset, body);
         } catch (IllegalArgumentException e) {
-            halt("the master streams from " + offset + " but this replica's log cannot start there: "
-                    + e.getMessage() + "; refusing to follow");
+            LOG.error("master {} streams from {} but this replica's log cannot start there ({}); refusing to follow",
+                    channel.remoteAddress(), offset, e.getMessage());
+            halt("the log cannot start where the master streams");
             return;
         } catch (IllegalStateException e) {
             LOG.info("replication from master {} stops: the log refuses replicated writes ({})",
@@ -103,9 +104,10 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
                         + ") the master lacks"
                 : "the master skips " + (masterOffset - mine) + " bytes [" + mine + ", " + masterOffset
                         + ") this replica lacks";
-        halt("replica diverged from the master: its CommitLog ends at " + mine + " but the master streams from "
-                + masterOffset + "; " + detail + ". Refusing to follow until the replica's log is truncated to a "
-                + "common offset or rebuilt");
+        LOG.error("replica diverged from master {}: its CommitLog ends at {} but the master streams from {}; {}. "
+                + "Refusing to follow until the replica's log is truncated to a common offset or rebuilt",
+                channel.remoteAddress(), mine, masterOffset, detail);
+        halt("the logs diverged");
     }
 
     private void halt(String why) {

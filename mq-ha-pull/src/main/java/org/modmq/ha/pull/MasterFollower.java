@@ -175,7 +175,6 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
             if (gen != generation) {
                 return;
             }
-            LOG.error("{} (master {})", why, target.address());
             transition(State.HALTED, why);
             if (channel != null) {
                 channel.close();

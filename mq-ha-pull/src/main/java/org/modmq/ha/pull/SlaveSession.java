@@ -59,10 +59,6 @@ final class SlaveSession extends ChannelInboundHandlerAdapter implements ServedS
         this.generation = generation;
     }
 
-    State state() {
-        return state;
-    }
-
     @Override
     public void wake() {
         Channel ch = channel;

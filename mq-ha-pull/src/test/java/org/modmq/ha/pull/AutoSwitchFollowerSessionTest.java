@@ -51,6 +51,10 @@ class AutoSwitchFollowerSessionTest {
         return link.connect();
     }
 
+    private AutoSwitchFollowerSession session() {
+        return link.channel.pipeline().get(AutoSwitchFollowerSession.class);
+    }
+
     @AfterEach
     void close() {
         if (link != null) {
@@ -72,7 +76,9 @@ class AutoSwitchFollowerSessionTest {
         MemoryLog log = MemoryLog.holding(1024, 0, 500, new EpochEntry(1, 0));
         EmbeddedLink link = open(log, 2);
         assertThat(link.out()).isEqualTo(HANDSHAKE_AS_5);
+        assertThat(session().state()).isEqualTo(AutoSwitchState.HANDSHAKE);
         link.in(ANSWER);
+        assertThat(session().state()).isEqualTo(AutoSwitchState.TRANSFER);
         assertThat(log.journal()).as("the master's epoch starting at the cut is recorded at once")
                 .containsExactly("truncate 300", "startEpoch 2-300");
         assertThat(link.out()).isEqualTo(report(300));
@@ -130,8 +136,10 @@ class AutoSwitchFollowerSessionTest {
         link.in(ANSWER);
         link.out();
         log.master(true);
+        AutoSwitchFollowerSession session = session();
         link.in(transfer(10, 300, 2, 300, 0));
         assertThat(link.open()).isFalse();
+        assertThat(session.state()).isEqualTo(AutoSwitchState.SHUTDOWN);
         assertThat(events).containsExactly("connected", "halt");
         assertThat(log.maxOffset()).isEqualTo(300);
     }

@@ -69,6 +69,8 @@ class AutoSwitchSlaveSessionTest {
     void answersTheHandshakeThenStreamsBatchesThatStayInsideTheirEpochAndFile() {
         EmbeddedLink link = open(log).connect();
         link.in("00000001 0000 0000 0000000000000007");
+        assertThat(link.channel.pipeline().get(AutoSwitchSlaveSession.class).state())
+                .as("answered, waiting for the first report").isEqualTo(AutoSwitchState.HANDSHAKE);
         assertThat(link.out()).isEqualTo("00000001" + "00000018" + "000000000000012C" + "00000002"
                 + "00000001" + "0000000000000000" + "00000002" + "0000000000000064");
         log.masterConfirm(200);
@@ -81,6 +83,8 @@ class AutoSwitchSlaveSessionTest {
                 + header(2, 64, 192, 2, 100, 200) + bytes(192, 256)
                 + header(2, 44, 256, 2, 100, 200) + bytes(256, 300));
         assertThat(progress.events()).containsExactly("ack 7 0");
+        assertThat(link.channel.pipeline().get(AutoSwitchSlaveSession.class).state())
+                .isEqualTo(AutoSwitchState.TRANSFER);
 
         log.masterConfirm(300);
         link.in("00000002 000000000000012C");
