@@ -124,6 +124,22 @@ class SyncReplicationTest {
     }
 
     @Test
+    void aWaitingSendFailsWhenTheStoreStopsBeingMaster() throws Exception {
+        try (HaNode master = syncMaster("syncFlushTimeout", "30000");
+             Socket silent = new Socket("127.0.0.1", master.strategy.listenAddress().getPort())) {
+            new DataOutputStream(silent.getOutputStream()).writeLong(0);
+            await("the silent slave's report", () -> !master.store.replicas().isEmpty());
+            CompletableFuture<PutResult> waiting = master.store.putMessage(message("TopicR", 0, "orphan"));
+            assertThat(waiting).isNotDone();
+            master.store.becomeReplica(0, null, 0);
+            assertThat(result(waiting).status()).isEqualTo(PutStatus.SERVICE_NOT_AVAILABLE);
+            await("the slave's connection to be dropped", () -> master.strategy.servedSessions() == 0);
+            assertThat(result(master.store.putMessage(message("TopicR", 0, "refused"))).status())
+                    .isEqualTo(PutStatus.SERVICE_NOT_AVAILABLE);
+        }
+    }
+
+    @Test
     void controllerModeSendWaitsForEveryMemberOfTheSyncStateSetAndALostMemberIsReported() throws Exception {
         try (HaNode master = HaNode.open(dir.resolve("master"), controller(0).with("allAckInSyncStateSet", "true")
                 .with("syncFlushTimeout", "10000"), scheduler)) {
