@@ -193,7 +193,8 @@ public final class BrokerServer implements AutoCloseable {
         if (controllerMode != null || SlaveMetadataSyncAgent.appliesTo(identity)) {
             // The sync copies only while the store is a replica; a master has nothing to copy from.
             SlaveMetadataSyncAgent sync = new SlaveMetadataSyncAgent(metadata, client,
-                    () -> store.role().master() ? Optional.empty() : masterAddress.get(), SlaveSyncSettings.defaults());
+                    () -> store.role().master() ? Optional.empty() : masterAddress.get(),
+                    controllerMode == null ? SlaveSyncSettings.defaults() : SlaveSyncSettings.controllerMode());
             shutdown.at(ShutdownSequence.Step.SLAVE_SYNC, sync);
             sync.start();
         }

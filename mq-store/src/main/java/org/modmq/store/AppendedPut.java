@@ -2,7 +2,9 @@ package org.modmq.store;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.modmq.api.message.PutStatus;
+import org.modmq.api.message.PutStatusException;
 
 /**
  * A put as soon as it is appended: where it went, and the two futures its acknowledgement waits for.
@@ -23,6 +25,30 @@ public record AppendedPut(PutResult appended, CompletableFuture<PutResult> durab
         Objects.requireNonNull(appended, "appended");
         Objects.requireNonNull(durable, "durable");
         Objects.requireNonNull(replicated, "replicated");
+    }
+
+    /** A put that stored nothing: both futures are complete with the refusal. */
+    static AppendedPut refused(PutStatus status, String detail) {
+        PutResult result = PutResult.failed(status, detail);
+        CompletableFuture<PutResult> done = CompletableFuture.completedFuture(result);
+        return new AppendedPut(result, done, done);
+    }
+
+    /** {@code stored} once {@code step} completes, or the same offsets with the status its failure names. */
+    static CompletableFuture<PutResult> outcome(PutResult stored, CompletableFuture<?> step) {
+        if (step.isDone() && !step.isCompletedExceptionally()) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        return step.handle((ignored, failure) -> {
+            if (failure == null) {
+                return stored;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            PutStatus status = cause instanceof PutStatusException put ? put.status() : PutStatus.UNKNOWN_ERROR;
+            return new PutResult(status, stored.commitLogOffset(), stored.size(), stored.queueOffset(),
+                    stored.count(), stored.storeTimestamp(), stored.msgIds(), String.valueOf(cause.getMessage()));
+        });
     }
 
     /** Whether the messages were stored (offsets set). */

@@ -77,6 +77,7 @@ public final class MessageStore implements AutoCloseable {
     private final StoreParts parts;
     private final FlushPolicy flush;
     private final MessageReader reader;
+    private final KeyQuery keys;
     private final ExecutorService completions;
     private final ReplicationTracker tracker;
     private final RoleTransitions roles;
@@ -96,6 +97,7 @@ public final class MessageStore implements AutoCloseable {
         ConfigValues values = parts.config().values();
         this.flush = flushProvider.create(values, new FlushContext(context, parts.log()));
         this.reader = new MessageReader(parts.log(), parts.queues());
+        this.keys = new KeyQuery(parts.log(), parts.index());
         this.completions = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "StoreReplicationCompletion");
             thread.setDaemon(true);
@@ -108,7 +110,7 @@ public final class MessageStore implements AutoCloseable {
             parts.dispatch().limit(tracker::confirmOffset);
         }
         this.roles = new RoleTransitions(parts, tracker, initialRole(values, parts));
-        this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles::master);
+        this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles);
         this.strategy = replicationProvider == null ? new LocalOnlyReplication()
                 : replicationProvider.create(values, new ReplicationContext(context, replicatedLog, tracker));
         try {
@@ -246,25 +248,25 @@ public final class MessageStore implements AutoCloseable {
      */
     public AppendedPut append(List<BrokerMessage> messages, boolean awaitReplication) {
         if (closed) {
-            return failed(PutStatus.SERVICE_NOT_AVAILABLE, "store closed");
+            return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "store closed");
         }
         if (!roles.master()) {
-            return failed(PutStatus.SERVICE_NOT_AVAILABLE, "this broker is a replica and takes no messages");
+            return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "this broker is a replica and takes no messages");
         }
         if (parts.retention().diskFull()) {
-            return failed(PutStatus.DISK_FULL,
+            return AppendedPut.refused(PutStatus.DISK_FULL,
                     "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio());
         }
         if (awaitReplication) {
             PutStatus refused = tracker.admission();
             if (refused != null) {
-                return failed(refused, "in-sync replicas not enough: the SyncStateSet " + tracker.effectiveSet()
+                return AppendedPut.refused(refused, "in-sync replicas not enough: the SyncStateSet " + tracker.effectiveSet()
                         + " is smaller than minInSyncReplicas " + tracker.policy().minInSyncReplicas());
             }
         }
         AppendResult appended = parts.log().appendBatch(messages);
         if (!appended.ok()) {
-            return failed(appended.status(), appended.detail());
+            return AppendedPut.refused(appended.status(), appended.detail());
         }
         lastStoreTimestamp = appended.storeTimestamp();
         parts.dispatch().doWork();
@@ -277,33 +279,10 @@ public final class MessageStore implements AutoCloseable {
         }
         PutResult stored = new PutResult(PutStatus.PUT_OK, appended.commitLogOffset(), appended.size(),
                 appended.queueOffset(), appended.count(), appended.storeTimestamp(), ids, "");
-        CompletableFuture<PutResult> durable = outcome(stored, flush.appended(end));
-        CompletableFuture<PutResult> replicated = awaitReplication ? outcome(stored, tracker.awaitReplicated(end))
+        CompletableFuture<PutResult> durable = AppendedPut.outcome(stored, flush.appended(end));
+        CompletableFuture<PutResult> replicated = awaitReplication ? AppendedPut.outcome(stored, tracker.awaitReplicated(end))
                 : CompletableFuture.completedFuture(stored);
         return new AppendedPut(stored, durable, replicated);
-    }
-
-    /** {@code stored} once {@code step} completes, or the same offsets with the status its failure names. */
-    private static CompletableFuture<PutResult> outcome(PutResult stored, CompletableFuture<?> step) {
-        if (step.isDone() && !step.isCompletedExceptionally()) {
-            return CompletableFuture.completedFuture(stored);
-        }
-        return step.handle((ignored, failure) -> {
-            if (failure == null) {
-                return stored;
-            }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            PutStatus status = cause instanceof PutStatusException put ? put.status() : PutStatus.UNKNOWN_ERROR;
-            return new PutResult(status, stored.commitLogOffset(), stored.size(), stored.queueOffset(),
-                    stored.count(), stored.storeTimestamp(), stored.msgIds(), String.valueOf(cause.getMessage()));
-        });
-    }
-
-    private static AppendedPut failed(PutStatus status, String detail) {
-        PutResult result = PutResult.failed(status, detail);
-        CompletableFuture<PutResult> done = CompletableFuture.completedFuture(result);
-        return new AppendedPut(result, done, done);
     }
 
     // ---- role, epochs, replication ----
@@ -483,37 +462,7 @@ public final class MessageStore implements AutoCloseable {
      * {@code [begin, end]} ms, at most {@code maxNum}. The caller closes the result.
      */
     public QueryMessageResult queryMessage(String topic, String key, int maxNum, long begin, long end) {
-        List<ByteBuf> records = new ArrayList<>();
-        List<Long> offsets = new ArrayList<>();
-        for (long offset : parts.index().query(topic, key, maxNum, begin, end)) {
-            ByteBuf record = readMessage(offset);
-            if (record == null) {
-                continue;
-            }
-            // After a replica's truncation the index may still name offsets that now hold other records.
-            if (holdsKey(record, topic, key)) {
-                records.add(record);
-                offsets.add(offset);
-            } else {
-                record.release();
-            }
-        }
-        return new QueryMessageResult(records, offsets, parts.index().lastUpdateTimestamp(), parts.log().maxOffset());
-    }
-
-    private static boolean holdsKey(ByteBuf record, String topic, String key) {
-        try {
-            org.modmq.store.format.RecordSummary summary = MessageDecoder.summarize(record, record.readerIndex());
-            if (!topic.equals(summary.topic())) {
-                return false;
-            }
-            if (key.equals(summary.uniqKey())) {
-                return true;
-            }
-            return summary.keys() != null && java.util.Arrays.asList(summary.keys().split(" ")).contains(key);
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return keys.query(topic, key, maxNum, begin, end);
     }
 
     public long getCommitLogMinOffset() {

@@ -3,7 +3,6 @@ package org.modmq.store;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import org.modmq.api.spi.replication.EpochEntry;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.store.replication.ReplicationTracker;
@@ -11,18 +10,20 @@ import org.modmq.store.replication.ReplicationTracker;
 /**
  * The CommitLog as replication sees it: dispatch after each replicated append and each rise of the
  * confirm offset, whole-store truncation, the epoch history. The replica-only operations are refused
- * while the store is a master ({@code master} says which). Thread-safe.
+ * while the store is a master. Truncation, epoch entries and the confirm offset run under the role
+ * transitions' lock, so none of them lands after the store became master (a replicated append is
+ * refused by the CommitLog's mode instead). Thread-safe.
  */
 final class StoreReplicatedLog implements ReplicatedLog {
 
     private final StoreParts parts;
     private final ReplicationTracker tracker;
-    private final BooleanSupplier master;
+    private final RoleTransitions roles;
 
-    StoreReplicatedLog(StoreParts parts, ReplicationTracker tracker, BooleanSupplier master) {
+    StoreReplicatedLog(StoreParts parts, ReplicationTracker tracker, RoleTransitions roles) {
         this.parts = Objects.requireNonNull(parts, "parts");
         this.tracker = Objects.requireNonNull(tracker, "tracker");
-        this.master = Objects.requireNonNull(master, "master");
+        this.roles = Objects.requireNonNull(roles, "roles");
     }
 
     @Override
@@ -51,10 +52,12 @@ final class StoreReplicatedLog implements ReplicatedLog {
     }
 
     @Override
-    public synchronized void truncate(long offset) {
-        requireReplica("truncate");
-        parts.truncate(offset);
-        tracker.truncated(parts.log().maxOffset());
+    public void truncate(long offset) {
+        synchronized (roles) {
+            requireReplica("truncate");
+            parts.truncate(offset);
+            tracker.truncated(parts.log().maxOffset());
+        }
     }
 
     @Override
@@ -64,13 +67,15 @@ final class StoreReplicatedLog implements ReplicatedLog {
 
     @Override
     public void startEpoch(EpochEntry entry) {
-        requireReplica("startEpoch");
         Objects.requireNonNull(entry, "entry");
-        if (entry.startOffset() > parts.log().maxOffset()) {
-            throw new IllegalArgumentException("epoch " + entry.epoch() + " starts at " + entry.startOffset()
-                    + ", beyond this log's end " + parts.log().maxOffset());
+        synchronized (roles) {
+            requireReplica("startEpoch");
+            if (entry.startOffset() > parts.log().maxOffset()) {
+                throw new IllegalArgumentException("epoch " + entry.epoch() + " starts at " + entry.startOffset()
+                        + ", beyond this log's end " + parts.log().maxOffset());
+            }
+            parts.epochs().append(entry);
         }
-        parts.epochs().append(entry);
     }
 
     @Override
@@ -80,13 +85,15 @@ final class StoreReplicatedLog implements ReplicatedLog {
 
     @Override
     public void confirm(long offset) {
-        requireReplica("confirm");
-        tracker.replicaConfirmed(offset);
+        synchronized (roles) {
+            requireReplica("confirm");
+            tracker.replicaConfirmed(offset);
+        }
         parts.dispatch().doWork();
     }
 
     private void requireReplica(String what) {
-        if (master.getAsBoolean()) {
+        if (roles.master()) {
             throw new IllegalStateException(what + " is for a replica; this store is the master");
         }
     }

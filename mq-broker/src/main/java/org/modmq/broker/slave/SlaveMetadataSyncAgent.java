@@ -84,6 +84,25 @@ public final class SlaveMetadataSyncAgent implements AutoCloseable {
         started = true;
         thread.scheduleWithFixedDelay(this::syncQuietly, settings.initialDelay().toMillis(),
                 settings.period().toMillis(), TimeUnit.MILLISECONDS);
+        if (settings.offsetPeriod().compareTo(settings.period()) < 0) {
+            thread.scheduleWithFixedDelay(this::syncOffsetsQuietly, settings.initialDelay().toMillis(),
+                    settings.offsetPeriod().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Copies only the master's consumer offsets (between full syncs); failures wait for the next full one. */
+    private synchronized void syncOffsetsQuietly() {
+        Optional<String> master = masterAddress.get().filter(a -> !a.isBlank());
+        if (closed || master.isEmpty()) {
+            return;
+        }
+        try {
+            mirror.applyConsumerOffsets(fetch(master.get(), RequestCode.GET_ALL_CONSUMER_OFFSET));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SyncFailure | RuntimeException e) {
+            LOG.debug("consumer offset sync from {} failed: {}", master.get(), e.getMessage());
+        }
     }
 
     /**

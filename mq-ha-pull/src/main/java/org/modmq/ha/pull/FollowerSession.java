@@ -7,19 +7,19 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.api.spi.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slave's side of one connection to the master. Reports the local max offset right after
+ * The slave's side of one classic connection to the master. Reports the local max offset right after
  * connecting, after every frame that advanced it and after each heartbeat interval; appends each
  * frame's body at the frame's offset. A frame whose offset differs from a non-empty local log's end
- * means the logs diverged: the session tells its {@link MasterFollower}, which stops following.
+ * means the logs diverged (classic HA has no epochs to settle it): the session tells its
+ * {@link MasterFollower}, which stops following. A log that refuses the append because the store became
+ * master stops the follower the same way, quietly.
  *
  * <p>Threads: confined to the channel's event loop. Receives whole frames from a
  * {@code LengthFieldBasedFrameDecoder} and releases each one.
@@ -28,32 +28,25 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(FollowerSession.class);
 
-    private final PullConfig config;
-    private final ReplicatedLog log;
-    private final Clock clock;
-    private final MasterFollower follower;
-    private final long generation;
+    private final FollowContext context;
     private Channel channel;
     private ScheduledFuture<?> tick;
+    private boolean halted;
     private long lastRead;
     private long lastReportAt;
     private long lastReported = -1;
 
-    FollowerSession(PullConfig config, ReplicatedLog log, Clock clock, MasterFollower follower, long generation) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.log = Objects.requireNonNull(log, "log");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.follower = Objects.requireNonNull(follower, "follower");
-        this.generation = generation;
+    FollowerSession(FollowContext context) {
+        this.context = Objects.requireNonNull(context, "context");
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
-        lastRead = clock.millis();
-        long period = config.tick().toMillis();
+        lastRead = context.clock().millis();
+        long period = context.config().tick().toMillis();
         tick = ctx.executor().scheduleAtFixedRate(this::onTick, period, period, TimeUnit.MILLISECONDS);
-        follower.connected(generation);
+        context.events().connected(context.generation());
         report();
         ctx.fireChannelActive();
     }
@@ -62,17 +55,19 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
         try {
-            lastRead = clock.millis();
+            lastRead = context.clock().millis();
             long offset = frame.readLong();
             int size = frame.readInt();
-            onFrame(offset, size, frame);
+            if (!halted) {
+                onFrame(offset, size, frame);
+            }
         } finally {
             frame.release();
         }
     }
 
     private void onFrame(long offset, int size, ByteBuf body) {
-        long mine = log.maxOffset();
+        long mine = context.log().maxOffset();
         if (mine != 0 && mine != offset) {
             diverged(offset, mine);
             return;
@@ -81,18 +76,24 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            log.append(offset, body);
+            context.log().append(offset, body);
         } catch (IllegalArgumentException e) {
-            follower.diverged(generation, "the master streams from " + offset + " but this replica's log cannot "
-                    + "start there: " + e.getMessage() + "; refusing to follow");
+            LOG.error("master {} streams from {} but this replica's log cannot start there ({}); refusing to follow",
+                    channel.remoteAddress(), offset, e.getMessage());
+            halt("the log cannot start where the master streams");
+            return;
+        } catch (IllegalStateException e) {
+            LOG.info("replication from master {} stops: the log refuses replicated writes ({})",
+                    channel.remoteAddress(), e.getMessage());
+            halt("the store became master");
             return;
         } catch (StorageException e) {
             LOG.error("cannot append replicated bytes at {}; dropping the connection to the master", offset, e);
             channel.close();
             return;
         }
-        follower.applied(generation);
-        if (log.maxOffset() > lastReported) {
+        context.events().applied(context.generation());
+        if (context.log().maxOffset() > lastReported) {
             report();
         }
     }
@@ -103,31 +104,37 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
                         + ") the master lacks"
                 : "the master skips " + (masterOffset - mine) + " bytes [" + mine + ", " + masterOffset
                         + ") this replica lacks";
-        follower.diverged(generation, "replica diverged from the master: its CommitLog ends at " + mine
-                + " but the master streams from " + masterOffset + "; " + detail + ". Refusing to follow until the "
-                + "replica's log is truncated to a common offset or rebuilt");
+        LOG.error("replica diverged from master {}: its CommitLog ends at {} but the master streams from {}; {}. "
+                + "Refusing to follow until the replica's log is truncated to a common offset or rebuilt",
+                channel.remoteAddress(), mine, masterOffset, detail);
+        halt("the logs diverged");
+    }
+
+    private void halt(String why) {
+        halted = true;
+        context.events().halt(context.generation(), why);
     }
 
     private void report() {
-        long max = log.maxOffset();
+        long max = context.log().maxOffset();
         lastReported = max;
-        lastReportAt = clock.millis();
-        channel.writeAndFlush(HaFrameLayout.report(channel.alloc(), max))
+        lastReportAt = context.clock().millis();
+        channel.writeAndFlush(ClassicFrameLayout.report(channel.alloc(), max))
                 .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     }
 
     private void onTick() {
-        if (!channel.isActive()) {
+        if (!channel.isActive() || halted) {
             return;
         }
-        long now = clock.millis();
-        if (now - lastRead >= config.housekeepingInterval().toMillis()) {
+        long now = context.clock().millis();
+        if (now - lastRead >= context.config().housekeepingInterval().toMillis()) {
             LOG.warn("master {} sent nothing for {} ms (haHousekeepingInterval); reconnecting",
                     channel.remoteAddress(), now - lastRead);
             channel.close();
             return;
         }
-        if (now - lastReportAt >= config.heartbeatInterval().toMillis()) {
+        if (now - lastReportAt >= context.config().heartbeatInterval().toMillis()) {
             report();
         }
     }

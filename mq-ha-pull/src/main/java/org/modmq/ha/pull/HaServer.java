@@ -14,39 +14,46 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.modmq.api.spi.replication.ReplicaState;
+import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's HA port: accepts slave connections (one per slave, each a {@link SlaveSession}), wakes
- * their streams when the log grows and answers what the slaves acknowledged. Thread-safe.
+ * The HA port, bound on every role (a replica may become master). While the store is master it serves
+ * replica connections, one session per connection: a {@link SlaveSession} for the classic protocol, an
+ * {@link AutoSwitchSlaveSession} in controller mode. While replica it accepts and at once closes every
+ * connection. Each {@link #serve} or {@link #refuse} starts a new generation and closes the sessions of the
+ * previous one, so no connection outlives the role it was accepted in.
+ *
+ * <p>Threads: {@link #serve}, {@link #refuse} and {@link #close} come from the store's transition thread,
+ * {@link #wake} from writer threads; sessions call the {@link SessionRegistry} methods on the event loop.
+ * Thread-safe.
  */
-final class HaServer implements AutoCloseable {
+final class HaServer implements SessionRegistry, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaServer.class);
+    private static final long REFUSING = -1;
 
-    private final PullConfig config;
-    private final ReplicatedLog log;
-    private final Clock clock;
-    private final AckWaiters waiters;
-    private final Set<SlaveSession> sessions = ConcurrentHashMap.newKeySet();
+    private final ServingContext context;
+    private final Map<ServedSession, Long> sessions = new ConcurrentHashMap<>();
     private final Channel serverChannel;
+    private final Object lock = new Object();
+    private volatile long generation;
+    private volatile long served = REFUSING;
 
     /**
-     * Binds {@code config.listenHost():config.listenPort()} on {@code group} (owned by the caller).
+     * Binds {@code listenHost:listenPort} on {@code group} (owned by the caller); refuses connections until
+     * {@link #serve}.
      *
      * @throws UncheckedIOException when the port cannot be bound; the message names the address and keys
      */
-    HaServer(PullConfig config, ReplicatedLog log, Clock clock, AckWaiters waiters, EventLoopGroup group) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.log = Objects.requireNonNull(log, "log");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.waiters = Objects.requireNonNull(waiters, "waiters");
+    HaServer(PullConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock, EventLoopGroup group) {
+        Objects.requireNonNull(group, "group");
+        this.context = new ServingContext(config, log, progress, clock, this);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -56,7 +63,7 @@ final class HaServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new SlaveSession(config, log, clock, HaServer.this));
+                        accept(ch);
                     }
                 });
         var bound = bootstrap.bind(config.listenHost(), config.listenPort()).awaitUninterruptibly();
@@ -69,7 +76,23 @@ final class HaServer implements AutoCloseable {
             throw new IllegalStateException(message, bound.cause());
         }
         this.serverChannel = bound.channel();
-        LOG.info("HA server (pull) listening on {}", address());
+        LOG.info("HA server (pull, {} protocol) listening on {}", config.controllerMode() ? "AutoSwitch" : "classic",
+                address());
+    }
+
+    private void accept(SocketChannel ch) {
+        long gen = served;
+        if (gen == REFUSING) {
+            LOG.warn("replica connection from {} refused: this broker is not the master",
+                    String.valueOf(ch.remoteAddress()).replaceFirst("^/", ""));
+            ch.close();
+            return;
+        }
+        if (context.config().controllerMode()) {
+            ch.pipeline().addLast(new AutoSwitchSlaveDecoder(), new AutoSwitchSlaveSession(context, gen));
+        } else {
+            ch.pipeline().addLast(new SlaveSession(context, gen));
+        }
     }
 
     /** The bound address (the real port when {@code haListenPort=0}). */
@@ -77,52 +100,79 @@ final class HaServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    void register(SlaveSession session) {
-        sessions.add(session);
+    /** Serves replicas from now on (master of {@code epoch}); connections accepted before are closed. */
+    void serve(int epoch) {
+        synchronized (lock) {
+            long next = ++generation;
+            served = next;
+            closeOlderThan(next);
+            LOG.info("HA server serves replicas as master of epoch {}", epoch);
+        }
     }
 
-    void unregister(SlaveSession session) {
+    /** Refuses replicas from now on (this broker is a replica); served connections are closed. */
+    void refuse() {
+        synchronized (lock) {
+            long next = ++generation;
+            boolean wasServing = served != REFUSING;
+            served = REFUSING;
+            closeOlderThan(next);
+            if (wasServing) {
+                LOG.info("HA server stops serving replicas");
+            }
+        }
+    }
+
+    private void closeOlderThan(long gen) {
+        for (Map.Entry<ServedSession, Long> entry : sessions.entrySet()) {
+            if (entry.getValue() < gen) {
+                entry.getKey().close();
+            }
+        }
+    }
+
+    /** Number of sessions connected now (tests). */
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    @Override
+    public boolean register(ServedSession session, long gen) {
+        sessions.put(session, gen);
+        // A serve or refuse may have swept the map between accept and registration: check after putting.
+        if (served != gen) {
+            sessions.remove(session);
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void unregister(ServedSession session) {
         sessions.remove(session);
     }
 
-    /** A session read an acknowledgement. Event loop thread. */
-    void onAck(long offset) {
-        waiters.acked(offset);
+    @Override
+    public void acknowledged() {
+        if (context.config().controllerMode()) {
+            wake();
+        }
     }
 
-    /** Wakes every streaming session. Any thread. */
+    /** Wakes every session. Any thread. */
     void wake() {
-        for (SlaveSession session : sessions) {
+        for (ServedSession session : sessions.keySet()) {
             session.wake();
         }
     }
 
-    /** The highest acknowledgement among slaves now streaming; -1 when none. */
-    long bestAck() {
-        long best = -1;
-        for (SlaveSession session : sessions) {
-            if (session.streaming()) {
-                best = Math.max(best, session.acked());
-            }
-        }
-        return best;
-    }
-
-    List<ReplicaState> replicas() {
-        long max = log.maxOffset();
-        List<ReplicaState> states = new ArrayList<>();
-        for (SlaveSession session : sessions) {
-            states.add(session.state(max));
-        }
-        return states;
-    }
-
-    /** Closes the port and every slave connection. Idempotent. */
+    /** Closes the port and every replica connection. Idempotent. */
     @Override
     public void close() {
+        refuse();
         serverChannel.close().awaitUninterruptibly();
-        List<SlaveSession> open = new ArrayList<>(sessions);
-        for (SlaveSession session : open) {
+        List<ServedSession> open = new ArrayList<>(sessions.keySet());
+        for (ServedSession session : open) {
             session.close();
         }
     }

@@ -15,20 +15,21 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.modmq.api.spi.replication.ReplicatedLog;
-import org.modmq.ha.pull.PullConfig.HostPort;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slave's HA client: dials the master it is told to follow, runs one {@link FollowerSession} per
- * connection and redials a lost master after a delay that doubles from {@code reconnectMin} to
- * {@code reconnectMax}. A diverged log stops it until {@link #follow} is called again.
+ * The replica's HA client: dials the master it is told to follow, runs one session per connection (a
+ * {@link FollowerSession} for classic HA, an {@link AutoSwitchFollowerSession} in controller mode) and
+ * redials a lost master after a delay that doubles from {@code reconnectMin} to {@code reconnectMax}. A
+ * session that halts it (classic divergence, or a log that became master's) stops it until
+ * {@link #follow} is called again.
  *
  * <p>Threads: {@link #follow} and {@link #close} may be called from any thread; callbacks from sessions
  * and timers arrive on the event loop. Every change is serialized by one lock and tagged with a
  * generation so callbacks of an abandoned connection are ignored.
  */
-final class MasterFollower implements AutoCloseable {
+final class MasterFollower implements FollowerEvents, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MasterFollower.class);
 
@@ -38,12 +39,12 @@ final class MasterFollower implements AutoCloseable {
         IDLE,
         /** Dialing the master. */
         CONNECTING,
-        /** Connected; reporting and appending. */
+        /** Connected; handshaking, reporting and appending. */
         CONNECTED,
-        /** Lost the master; a redial is scheduled. */
+        /** Lost the master (or refused it); a redial is scheduled. */
         WAITING_TO_REDIAL,
-        /** The logs diverged; no redial until told to follow again. */
-        DIVERGED,
+        /** A session stopped it (diverged classic log, or the store became master); no redial. */
+        HALTED,
         /** Told to stop following, or closed. */
         STOPPED
     }
@@ -54,12 +55,13 @@ final class MasterFollower implements AutoCloseable {
     private final EventLoopGroup group;
     private final Object lock = new Object();
     private volatile State state = State.IDLE;
-    private HostPort target;
+    private FollowTarget target;
     private long generation;
     private Channel channel;
     private ScheduledFuture<?> redial;
     private Duration delay;
     private boolean closed;
+    private volatile int dials;
 
     MasterFollower(PullConfig config, ReplicatedLog log, Clock clock, EventLoopGroup group) {
         this.config = Objects.requireNonNull(config, "config");
@@ -73,14 +75,16 @@ final class MasterFollower implements AutoCloseable {
         return state;
     }
 
+    /** Connection attempts so far (tests). */
+    int dials() {
+        return dials;
+    }
+
     /**
-     * Follows the master at {@code address} ({@code host:port}) from now on; null stops following. Calling
-     * it again with the address already followed changes nothing unless the follower stopped (diverged).
-     *
-     * @throws org.modmq.api.config.ConfigException when the address is not {@code host:port}
+     * Follows {@code next} from now on; null stops following. Calling it again with the target already
+     * followed changes nothing unless the follower was halted.
      */
-    void follow(String address) {
-        HostPort next = address == null ? null : PullConfig.parseAddress(address);
+    void follow(FollowTarget next) {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the pull replication strategy is closed");
@@ -115,7 +119,9 @@ final class MasterFollower implements AutoCloseable {
 
     private void dialLocked() {
         long gen = generation;
-        transition(State.CONNECTING, "dialing " + target);
+        dials++;
+        FollowContext context = new FollowContext(config, log, clock, this, target, gen);
+        transition(State.CONNECTING, "dialing " + target.address() + " in epoch " + target.epoch());
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
@@ -124,34 +130,38 @@ final class MasterFollower implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(
-                                new LengthFieldBasedFrameDecoder(HaFrameLayout.HEADER_LENGTH + HaFrameLayout.MAX_BODY,
-                                        HaFrameLayout.SIZE_FIELD_OFFSET, 4, 0, 0),
-                                new FollowerSession(config, log, clock, MasterFollower.this, gen));
+                        if (config.controllerMode()) {
+                            ch.pipeline().addLast(new AutoSwitchMasterDecoder(), new AutoSwitchFollowerSession(context));
+                        } else {
+                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
+                                    ClassicFrameLayout.HEADER_LENGTH + ClassicFrameLayout.MAX_BODY,
+                                    ClassicFrameLayout.SIZE_FIELD_OFFSET, 4, 0, 0), new FollowerSession(context));
+                        }
                     }
                 });
-        ChannelFuture connect = bootstrap.connect(target.host(), target.port());
+        ChannelFuture connect = bootstrap.connect(target.address().host(), target.address().port());
         Channel dialing = connect.channel();
         channel = dialing;
         connect.addListener(done -> {
             if (!done.isSuccess()) {
-                lost(gen, dialing, "cannot connect to " + target + ": " + done.cause().getMessage());
+                lost(gen, dialing, "cannot connect to " + context.target().address() + ": "
+                        + done.cause().getMessage());
             }
         });
         dialing.closeFuture().addListener(done -> lost(gen, dialing, "connection to the master closed"));
     }
 
-    /** A session connected. Event loop. */
-    void connected(long gen) {
+    @Override
+    public void connected(long gen) {
         synchronized (lock) {
             if (gen == generation && state == State.CONNECTING) {
-                transition(State.CONNECTED, "connected to " + target);
+                transition(State.CONNECTED, "connected to " + target.address());
             }
         }
     }
 
-    /** A session applied a frame: the master is healthy, so the next redial starts short again. */
-    void applied(long gen) {
+    @Override
+    public void applied(long gen) {
         synchronized (lock) {
             if (gen == generation) {
                 delay = config.reconnectMin();
@@ -159,14 +169,13 @@ final class MasterFollower implements AutoCloseable {
         }
     }
 
-    /** A session found the logs diverged; stops following and says why. Event loop. */
-    void diverged(long gen, String why) {
+    @Override
+    public void halt(long gen, String why) {
         synchronized (lock) {
             if (gen != generation) {
                 return;
             }
-            LOG.error("{} (master {})", why, target);
-            transition(State.DIVERGED, "logs diverged");
+            transition(State.HALTED, why);
             if (channel != null) {
                 channel.close();
                 channel = null;
@@ -177,7 +186,7 @@ final class MasterFollower implements AutoCloseable {
     private void lost(long gen, Channel which, String why) {
         synchronized (lock) {
             if (gen != generation || channel != which || closed
-                    || state == State.DIVERGED || state == State.STOPPED) {
+                    || state == State.HALTED || state == State.STOPPED) {
                 return;
             }
             channel = null;
@@ -215,7 +224,8 @@ final class MasterFollower implements AutoCloseable {
         State from = state;
         state = to;
         if (from != to) {
-            LOG.info("follower of {}: {} -> {} ({})", target, from, to, reason);
+            LOG.info("follower of {}: {} -> {} ({})", target == null ? "nobody" : target.address(), from, to,
+                    reason);
         }
     }
 }

@@ -2,32 +2,34 @@ package org.modmq.ha.pull;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 
 /**
  * The pull strategy's settings, read once from {@code broker.conf} values. Immutable.
  *
- * @param listenHost address the master's HA port binds to: {@code brokerIP2}, else {@code brokerIP1}, else
+ * @param listenHost address the HA port binds to: {@code brokerIP2}, else {@code brokerIP1}, else
  *        {@code 127.0.0.1}
  * @param listenPort {@code haListenPort}; unset means {@code listenPort + 1} (10912); 0 binds an ephemeral port
- * @param masterAddress {@code haMasterAddress} ({@code host:port}) a slave follows from start, if set
+ * @param controllerMode {@code enableControllerMode}: speak RocketMQ 5's AutoSwitch HA protocol (epochs,
+ *        handshake, confirm offset) instead of the classic one (false)
+ * @param syncFromLastFile {@code syncFromLastFile}: AutoSwitch, an empty replica asks to start at the
+ *        master's last CommitLog file instead of its first (false)
+ * @param asyncLearner {@code asyncLearner}: AutoSwitch, this replica tells its master it never joins the
+ *        SyncStateSet (false)
  * @param transferBatchSize {@code haTransferBatchSize}: largest frame body, bytes (32 KiB)
- * @param heartbeatInterval {@code haSendHeartbeatInterval}: master's empty frame and slave's report after
+ * @param heartbeatInterval {@code haSendHeartbeatInterval}: master's empty frame and replica's report after
  *        this long without sending (5 s)
  * @param housekeepingInterval {@code haHousekeepingInterval}: a connection that read nothing for this
  *        long is closed (20 s)
- * @param slaveFallbehindMax {@code haSlaveFallbehindMax}: a slave further behind the master's max offset
- *        than this many bytes is not in sync (256 MiB)
- * @param segmentSize {@code mappedFileSizeCommitLog}: the CommitLog file size (1 GiB); an empty slave
- *        receives only the master's last file
- * @param reconnectMin first delay before a slave redials a lost master; doubles per failure
+ * @param segmentSize {@code mappedFileSizeCommitLog}: the CommitLog file size (1 GiB); where "the last
+ *        file" of a master starts
+ * @param reconnectMin first delay before a replica redials a lost master; doubles per failure
  * @param reconnectMax largest redial delay
  */
-record PullConfig(String listenHost, int listenPort, Optional<String> masterAddress, int transferBatchSize,
-                  Duration heartbeatInterval, Duration housekeepingInterval, long slaveFallbehindMax,
-                  long segmentSize, Duration reconnectMin, Duration reconnectMax) {
+record PullConfig(String listenHost, int listenPort, boolean controllerMode, boolean syncFromLastFile,
+                  boolean asyncLearner, int transferBatchSize, Duration heartbeatInterval,
+                  Duration housekeepingInterval, long segmentSize, Duration reconnectMin, Duration reconnectMax) {
 
     static final int DEFAULT_LISTEN_PORT = 10911;
     static final int DEFAULT_BATCH = 32 * 1024;
@@ -35,7 +37,6 @@ record PullConfig(String listenHost, int listenPort, Optional<String> masterAddr
 
     PullConfig {
         Objects.requireNonNull(listenHost, "listenHost");
-        Objects.requireNonNull(masterAddress, "masterAddress");
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(reconnectMin, "reconnectMin");
@@ -51,20 +52,19 @@ record PullConfig(String listenHost, int listenPort, Optional<String> masterAddr
                 ? values.intValue("haListenPort", 0)
                 : values.intValue("listenPort", DEFAULT_LISTEN_PORT) + 1;
         require(port >= 0 && port <= 65535, "haListenPort", port, "0..65535");
-        Optional<String> master = values.get("haMasterAddress").filter(s -> !s.isEmpty());
-        master.ifPresent(PullConfig::parseAddress);
         int batch = values.intValue("haTransferBatchSize", DEFAULT_BATCH);
-        require(batch > 0, "haTransferBatchSize", batch, "a positive byte count");
+        require(batch > 0 && batch <= ClassicFrameLayout.MAX_BODY, "haTransferBatchSize", batch,
+                "1.." + ClassicFrameLayout.MAX_BODY + " bytes");
         long heartbeat = values.longValue("haSendHeartbeatInterval", 5_000);
         require(heartbeat > 0, "haSendHeartbeatInterval", heartbeat, "a positive number of ms");
         long housekeeping = values.longValue("haHousekeepingInterval", 20_000);
         require(housekeeping > 0, "haHousekeepingInterval", housekeeping, "a positive number of ms");
-        long fallbehind = values.longValue("haSlaveFallbehindMax", 256L * 1024 * 1024);
-        require(fallbehind >= 0, "haSlaveFallbehindMax", fallbehind, "a byte count >= 0");
         long segment = values.longValue("mappedFileSizeCommitLog", DEFAULT_SEGMENT);
         require(segment > 0, "mappedFileSizeCommitLog", segment, "a positive byte count");
-        return new PullConfig(host, port, master, batch, Duration.ofMillis(heartbeat), Duration.ofMillis(housekeeping),
-                fallbehind, segment, Duration.ofSeconds(1), Duration.ofSeconds(5));
+        return new PullConfig(host, port, values.bool("enableControllerMode", false),
+                values.bool("syncFromLastFile", false), values.bool("asyncLearner", false), batch,
+                Duration.ofMillis(heartbeat), Duration.ofMillis(housekeeping), segment, Duration.ofSeconds(1),
+                Duration.ofSeconds(5));
     }
 
     /** How often a connection checks its timers: often enough for the shorter interval, at most 100 ms. */
@@ -75,8 +75,13 @@ record PullConfig(String listenHost, int listenPort, Optional<String> masterAddr
 
     /** A copy with other redial delays (tests). */
     PullConfig withReconnect(Duration min, Duration max) {
-        return new PullConfig(listenHost, listenPort, masterAddress, transferBatchSize, heartbeatInterval,
-                housekeepingInterval, slaveFallbehindMax, segmentSize, min, max);
+        return new PullConfig(listenHost, listenPort, controllerMode, syncFromLastFile, asyncLearner,
+                transferBatchSize, heartbeatInterval, housekeepingInterval, segmentSize, min, max);
+    }
+
+    /** Where "the last file" of a log ending at {@code maxOffset} starts. */
+    long lastFileStart(long maxOffset) {
+        return maxOffset - Math.floorMod(maxOffset, segmentSize);
     }
 
     /**

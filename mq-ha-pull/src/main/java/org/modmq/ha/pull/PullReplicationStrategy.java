@@ -4,28 +4,23 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.modmq.api.config.BrokerRole;
-import org.modmq.api.message.PutStatus;
-import org.modmq.api.message.PutStatusException;
-import org.modmq.api.spi.replication.ReplicaState;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * RocketMQ's classic HA as a {@link ReplicationStrategy}. On a master ({@code SYNC_MASTER},
- * {@code ASYNC_MASTER}) {@link #start()} binds the HA port and serves slaves through an {@link HaServer};
- * on a {@code SLAVE} it follows the master given by {@link #followMaster} or {@code haMasterAddress}
- * through a {@link MasterFollower}. Both run on one NIO event loop thread owned by this object.
+ * RocketMQ's HA protocols as a {@link ReplicationStrategy}: classic HA, or with
+ * {@code enableControllerMode=true} RocketMQ 5's AutoSwitch HA. {@link #start()} binds the HA port (an
+ * {@link HaServer}) whatever the role; {@link #becomeMaster} lets it serve replicas and stops following,
+ * {@link #becomeReplica} makes it refuse replicas and follow the master named through a
+ * {@link MasterFollower}. Server and follower share one NIO event loop thread owned by this object.
  *
- * <p>Threads: every method is thread-safe. {@link #awaitReplicated} futures complete on the event loop
- * (acknowledgement) or on the context's scheduler (timeout).
+ * <p>Threads: {@link #start()}, the transitions and {@link #close()} come one at a time from the store
+ * (they are synchronized anyway); {@link #appended} from writer threads at any time. None blocks on the
+ * network.
  */
 final class PullReplicationStrategy implements ReplicationStrategy {
 
@@ -33,19 +28,15 @@ final class PullReplicationStrategy implements ReplicationStrategy {
 
     private final PullConfig config;
     private final ReplicationContext context;
-    private final AckWaiters waiters;
     private MultiThreadIoEventLoopGroup group;
-    private HaServer server;
+    private volatile HaServer server;
     private MasterFollower follower;
-    private String pendingMaster;
     private boolean started;
     private boolean closed;
 
     PullReplicationStrategy(PullConfig config, ReplicationContext context) {
         this.config = Objects.requireNonNull(config, "config");
         this.context = Objects.requireNonNull(context, "context");
-        this.waiters = new AckWaiters(context.plugin().scheduler());
-        this.pendingMaster = config.masterAddress().orElse(null);
     }
 
     @Override
@@ -54,8 +45,8 @@ final class PullReplicationStrategy implements ReplicationStrategy {
     }
 
     /**
-     * Master: binds the HA port (fails with an {@link java.io.UncheckedIOException} naming the address when
-     * it cannot). Slave: dials the master if one is known. Called once; later calls are ignored.
+     * Binds the HA port (refusing replicas until {@link #becomeMaster}); fails with an
+     * {@link java.io.UncheckedIOException} naming the address when it cannot. Later calls are ignored.
      */
     @Override
     public synchronized void start() {
@@ -66,17 +57,38 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("modmq-ha-pull", true),
                 NioIoHandler.newFactory());
         try {
-            if (context.role().isMaster()) {
-                server = new HaServer(config, context.log(), context.plugin().clock(), waiters, group);
-            } else {
-                follower = new MasterFollower(config, context.log(), context.plugin().clock(), group);
-                if (pendingMaster != null) {
-                    follower.follow(pendingMaster);
-                }
-            }
+            server = new HaServer(config, context.log(), context.progress(), context.plugin().clock(), group);
+            follower = new MasterFollower(config, context.log(), context.plugin().clock(), group);
         } catch (RuntimeException e) {
             shutdownGroup();
             throw e;
+        }
+    }
+
+    @Override
+    public synchronized void becomeMaster(int epoch) {
+        requireStarted();
+        follower.follow(null);
+        server.serve(epoch);
+    }
+
+    /**
+     * Refuses replicas and follows {@code masterHaAddress} (null: nobody yet).
+     *
+     * @throws org.modmq.api.config.ConfigException when the address is not {@code host:port}; nothing changed
+     */
+    @Override
+    public synchronized void becomeReplica(int epoch, String masterHaAddress, long brokerId) {
+        FollowTarget target = masterHaAddress == null ? null
+                : new FollowTarget(PullConfig.parseAddress(masterHaAddress), epoch, brokerId);
+        requireStarted();
+        server.refuse();
+        follower.follow(target);
+    }
+
+    private void requireStarted() {
+        if (!started || closed) {
+            throw new IllegalStateException("the pull replication strategy is " + (closed ? "closed" : "not started"));
         }
     }
 
@@ -88,80 +100,29 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         }
     }
 
-    /**
-     * Completes once a slave acknowledged {@code offset}. Fails at once with {@code SLAVE_NOT_AVAILABLE}
-     * when no slave is streaming or the best one is more than {@code haSlaveFallbehindMax} behind the
-     * log's end, else with {@code FLUSH_SLAVE_TIMEOUT} after {@code timeout}.
-     *
-     * @throws IllegalStateException on a slave
-     */
-    @Override
-    public CompletableFuture<Void> awaitReplicated(long offset, Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (!context.role().isMaster()) {
-            throw new IllegalStateException("awaitReplicated is for a master; this broker is a " + context.role());
-        }
-        HaServer current = server;
-        long best = current == null ? -1 : current.bestAck();
-        if (best >= offset) {
-            return CompletableFuture.completedFuture(null);
-        }
-        if (best < 0) {
-            return CompletableFuture.failedFuture(new PutStatusException(PutStatus.SLAVE_NOT_AVAILABLE,
-                    "no slave is connected"));
-        }
-        long behind = context.log().maxOffset() - best;
-        if (behind > config.slaveFallbehindMax()) {
-            return CompletableFuture.failedFuture(new PutStatusException(PutStatus.SLAVE_NOT_AVAILABLE,
-                    "the best slave is " + behind + " bytes behind (haSlaveFallbehindMax "
-                            + config.slaveFallbehindMax() + ")"));
-        }
-        return waiters.await(offset, timeout);
-    }
-
-    @Override
-    public List<ReplicaState> replicas() {
-        HaServer current = server;
-        return current == null ? List.of() : current.replicas();
-    }
-
-    /**
-     * Slave: follows {@code haAddress} ({@code host:port}); null stops. Before {@link #start()} the address
-     * is remembered. A master accepts only null.
-     *
-     * @throws IllegalStateException when a master is told to follow an address
-     * @throws org.modmq.api.config.ConfigException when the address is not {@code host:port}
-     */
-    @Override
-    public synchronized void followMaster(String haAddress) {
-        if (context.role().isMaster()) {
-            if (haAddress != null) {
-                throw new IllegalStateException("a " + context.role() + " does not follow a master");
-            }
-            return;
-        }
-        if (haAddress != null) {
-            PullConfig.parseAddress(haAddress);
-        }
-        pendingMaster = haAddress;
-        if (follower != null) {
-            follower.follow(haAddress);
-        }
-    }
-
-    /** The bound HA address of a started master (tests; a broker logs it). */
+    /** The bound HA address (tests; a broker logs it). */
     InetSocketAddress listenAddress() {
         HaServer current = server;
         if (current == null) {
-            throw new IllegalStateException("not a started master");
+            throw new IllegalStateException("not started");
         }
         return current.address();
     }
 
-    /** The slave side's state (tests). */
-    MasterFollower.State followerState() {
-        MasterFollower current = follower;
-        return current == null ? MasterFollower.State.IDLE : current.state();
+    /** Master-side sessions connected now (tests). */
+    int servedSessions() {
+        HaServer current = server;
+        return current == null ? 0 : current.sessionCount();
+    }
+
+    /** Connection attempts of the replica side so far (tests). */
+    synchronized int followerDials() {
+        return follower == null ? 0 : follower.dials();
+    }
+
+    /** The replica side's state (tests). */
+    synchronized MasterFollower.State followerState() {
+        return follower == null ? MasterFollower.State.IDLE : follower.state();
     }
 
     @Override
@@ -171,7 +132,7 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         }
         closed = true;
         RuntimeException first = null;
-        for (AutoCloseable part : new AutoCloseable[] {follower, server, waiters}) {
+        for (AutoCloseable part : new AutoCloseable[] {follower, server}) {
             try {
                 if (part != null) {
                     part.close();

@@ -7,10 +7,12 @@ import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
 
 /**
- * {@code haStrategy=pull}: RocketMQ's classic HA (the slave reports its offset, the master streams from
- * it). Reads {@code haListenPort}, {@code listenPort}, {@code brokerIP1}, {@code brokerIP2},
- * {@code haMasterAddress}, {@code haTransferBatchSize}, {@code haSendHeartbeatInterval},
- * {@code haHousekeepingInterval}, {@code haSlaveFallbehindMax} and {@code mappedFileSizeCommitLog}.
+ * {@code haStrategy=pull}: RocketMQ's HA protocols, in which the replica dials the master and reports what
+ * it holds and the master streams CommitLog bytes from there: classic HA, or RocketMQ 5's AutoSwitch HA
+ * (handshake, epochs, truncation of a diverged tail, confirm offset) when {@code enableControllerMode=true}.
+ * Reads {@code haListenPort}, {@code listenPort}, {@code brokerIP1}, {@code brokerIP2},
+ * {@code enableControllerMode}, {@code syncFromLastFile}, {@code asyncLearner}, {@code haTransferBatchSize},
+ * {@code haSendHeartbeatInterval}, {@code haHousekeepingInterval} and {@code mappedFileSizeCommitLog}.
  * Stateless and thread-safe.
  */
 public final class PullReplicationStrategyProvider implements ReplicationStrategyProvider {
@@ -28,7 +30,7 @@ public final class PullReplicationStrategyProvider implements ReplicationStrateg
     }
 
     /**
-     * A strategy for {@code context.role()}; nothing is bound or dialed before its {@code start()}.
+     * A strategy, not started and without a role; nothing is bound or dialed before its {@code start()}.
      *
      * @throws org.modmq.api.config.ConfigException when a key has a bad value
      */

@@ -7,26 +7,25 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.modmq.api.spi.replication.ReplicaState;
-import org.modmq.api.spi.replication.ReplicatedLog;
+import org.modmq.api.spi.replication.ReplicaLink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's side of one slave connection. Reads the slave's 8-byte reports (the last complete one
- * is its acknowledgement; the first also fixes where streaming starts) and streams CommitLog bytes as
- * {@link HaFrameLayout} frames while the channel is writable, so a slow slave only stops its own
- * stream. Sends an empty frame after the heartbeat interval and closes after the housekeeping
- * interval without reading anything.
+ * The master's side of one classic slave connection. Reads the slave's 8-byte reports (each one is its
+ * acknowledgement, reported to the store as {@code ReplicaLink(address, UNKNOWN_ID)}; the first also fixes
+ * where streaming starts: 0 means the start of the master's last CommitLog file) and streams CommitLog
+ * bytes as {@link ClassicFrameLayout} frames while the channel is writable, so a slow slave only stops its
+ * own stream. Sends an empty frame after the heartbeat interval and closes after the housekeeping interval
+ * without reading anything.
  *
- * <p>Threads: all state is confined to the channel's event loop except {@link #acked} (volatile) and
- * {@link #wake()}, which any thread may call.
+ * <p>Threads: all state is confined to the channel's event loop except {@link #wake()} and {@link #close()},
+ * which any thread may call.
  */
-final class SlaveSession extends ChannelInboundHandlerAdapter {
+final class SlaveSession extends ChannelInboundHandlerAdapter implements ServedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlaveSession.class);
 
@@ -40,14 +39,13 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         CLOSED
     }
 
-    private final PullConfig config;
-    private final ReplicatedLog log;
-    private final Clock clock;
-    private final HaServer server;
+    private final ServingContext context;
+    private final long generation;
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
-    private volatile long acked = -1;
     private volatile State state = State.AWAITING_REPORT;
     private volatile Channel channel;
+    private ReplicaLink link;
+    private boolean reported;
     private String remote = "?";
     private ScheduledFuture<?> tick;
     private long next = -1;
@@ -56,31 +54,13 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
     private long lastRead;
     private long lastWrite;
 
-    SlaveSession(PullConfig config, ReplicatedLog log, Clock clock, HaServer server) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.log = Objects.requireNonNull(log, "log");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.server = Objects.requireNonNull(server, "server");
+    SlaveSession(ServingContext context, long generation) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.generation = generation;
     }
 
-    /** What the master knows of this slave; {@code inSync} needs a report within the fall-behind limit. */
-    ReplicaState state(long masterMax) {
-        long ack = acked;
-        boolean inSync = state == State.STREAMING && ack >= 0 && masterMax - ack <= config.slaveFallbehindMax();
-        return new ReplicaState(remote, Math.max(ack, 0), inSync);
-    }
-
-    /** The last acknowledged offset; -1 before the first report. */
-    long acked() {
-        return acked;
-    }
-
-    boolean streaming() {
-        return state == State.STREAMING;
-    }
-
-    /** The log grew: stream on the event loop soon. Any thread; coalesces repeated calls. */
-    void wake() {
+    @Override
+    public void wake() {
         Channel ch = channel;
         if (ch != null && state == State.STREAMING && wakeQueued.compareAndSet(false, true)) {
             ch.eventLoop().execute(() -> {
@@ -90,8 +70,8 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Closes the connection. Any thread; idempotent. */
-    void close() {
+    @Override
+    public void close() {
         Channel ch = channel;
         if (ch != null) {
             ch.close();
@@ -102,11 +82,16 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
         remote = String.valueOf(channel.remoteAddress()).replaceFirst("^/", "");
-        lastRead = clock.millis();
+        link = new ReplicaLink(remote, ReplicaLink.UNKNOWN_ID);
+        lastRead = context.clock().millis();
         lastWrite = lastRead;
-        long period = config.tick().toMillis();
+        if (!context.registry().register(this, generation)) {
+            transition(State.CLOSED, "the store changed role while the slave connected");
+            ctx.close();
+            return;
+        }
+        long period = context.config().tick().toMillis();
         tick = ctx.executor().scheduleAtFixedRate(this::onTick, period, period, TimeUnit.MILLISECONDS);
-        server.register(this);
         LOG.info("slave {} connected", remote);
         ctx.fireChannelActive();
     }
@@ -117,15 +102,15 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         boolean complete = false;
         long report = 0;
         try {
-            lastRead = clock.millis();
+            lastRead = context.clock().millis();
             while (in.isReadable()) {
-                if (partialBytes == 0 && in.readableBytes() >= HaFrameLayout.REPORT_LENGTH) {
+                if (partialBytes == 0 && in.readableBytes() >= ClassicFrameLayout.REPORT_LENGTH) {
                     report = in.readLong();
                     complete = true;
                     continue;
                 }
                 partial = (partial << 8) | (in.readByte() & 0xFF);
-                if (++partialBytes == HaFrameLayout.REPORT_LENGTH) {
+                if (++partialBytes == ClassicFrameLayout.REPORT_LENGTH) {
                     report = partial;
                     complete = true;
                     partial = 0;
@@ -135,7 +120,7 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         } finally {
             in.release();
         }
-        if (!complete) {
+        if (!complete || state == State.CLOSED) {
             return;
         }
         if (report < 0) {
@@ -149,19 +134,16 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
 
     private void onReport(long report) {
         if (state == State.AWAITING_REPORT) {
-            long max = log.maxOffset();
+            long max = context.log().maxOffset();
             if (report > max) {
                 refuseAhead(report, max);
                 return;
             }
-            next = report == 0 ? max - Math.floorMod(max, config.segmentSize()) : report;
+            next = report == 0 ? context.config().lastFileStart(max) : report;
             transition(State.STREAMING, "first report " + report + ", streaming from " + next);
         }
-        if (state != State.STREAMING) {
-            return;
-        }
-        acked = report;
-        server.onAck(report);
+        reported = true;
+        context.progress().acknowledged(link, report);
         pump();
     }
 
@@ -170,7 +152,7 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
                 + "this master lacks (diverged); closing the connection", remote, report, max, report - max);
         transition(State.CLOSED, "slave ahead of master");
         // One empty frame at our max offset lets the slave see the mismatch and say why it stops.
-        channel.writeAndFlush(HaFrameLayout.header(channel.alloc(), max, 0))
+        channel.writeAndFlush(ClassicFrameLayout.header(channel.alloc(), max, 0))
                 .addListener(ChannelFutureListener.CLOSE);
     }
 
@@ -181,16 +163,16 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         }
         boolean wrote = false;
         while (channel.isWritable()) {
-            long max = log.maxOffset();
+            long max = context.log().maxOffset();
             if (next >= max) {
                 break;
             }
             ByteBuf body;
             try {
-                body = log.read(next, config.transferBatchSize());
+                body = context.log().read(next, context.config().transferBatchSize());
             } catch (IndexOutOfBoundsException e) {
                 LOG.error("slave {} needs CommitLog offset {} which this master no longer holds (min {}); closing",
-                        remote, next, log.minOffset());
+                        remote, next, context.log().minOffset());
                 transition(State.CLOSED, "offset not held");
                 channel.close();
                 return;
@@ -200,13 +182,13 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
                 body.release();
                 break;
             }
-            channel.write(HaFrameLayout.header(channel.alloc(), next, size), channel.voidPromise());
+            channel.write(ClassicFrameLayout.header(channel.alloc(), next, size), channel.voidPromise());
             channel.write(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
             next += size;
             wrote = true;
         }
         if (wrote) {
-            lastWrite = clock.millis();
+            lastWrite = context.clock().millis();
             channel.flush();
         }
     }
@@ -215,8 +197,8 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         if (state == State.CLOSED) {
             return;
         }
-        long now = clock.millis();
-        if (now - lastRead >= config.housekeepingInterval().toMillis()) {
+        long now = context.clock().millis();
+        if (now - lastRead >= context.config().housekeepingInterval().toMillis()) {
             LOG.warn("slave {} sent nothing for {} ms (haHousekeepingInterval); closing", remote, now - lastRead);
             transition(State.CLOSED, "housekeeping");
             channel.close();
@@ -224,8 +206,8 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
         }
         pump();
         if (state == State.STREAMING && channel.isWritable()
-                && now - lastWrite >= config.heartbeatInterval().toMillis()) {
-            channel.writeAndFlush(HaFrameLayout.header(channel.alloc(), next, 0))
+                && now - lastWrite >= context.config().heartbeatInterval().toMillis()) {
+            channel.writeAndFlush(ClassicFrameLayout.header(channel.alloc(), next, 0))
                     .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
             lastWrite = now;
         }
@@ -245,8 +227,11 @@ final class SlaveSession extends ChannelInboundHandlerAdapter {
             tick.cancel(false);
         }
         transition(State.CLOSED, "connection closed");
-        server.unregister(this);
-        LOG.info("slave {} disconnected (acknowledged {})", remote, acked);
+        context.registry().unregister(this);
+        if (reported) {
+            context.progress().disconnected(link);
+        }
+        LOG.info("slave {} disconnected", remote);
         ctx.fireChannelInactive();
     }
 

@@ -1,22 +1,22 @@
 package org.modmq.ha.pull;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.api.spi.ProviderRegistry;
-import org.modmq.api.spi.replication.ReplicationContext;
-import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
 import org.modmq.store.MessageStore;
 import org.modmq.testkit.NettyLeakCheck;
@@ -25,21 +25,26 @@ import org.modmq.testkit.NettyLeakCheck;
 class ProviderLoadingTest {
 
     @TempDir
-    java.nio.file.Path dir;
+    Path dir;
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+    }
 
     @Test
-    void registryFindsPullAndCreatesAStrategy() {
+    void registryFindsPullAndTheStoreDrivesIt() {
         ReplicationStrategyProvider provider = ProviderRegistry.load(ReplicationStrategyProvider.class).get("pull");
         assertThat(provider).isInstanceOf(PullReplicationStrategyProvider.class);
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        try (MessageStore store = TestStores.open(dir, scheduler);
-             ReplicationStrategy strategy = provider.create(TestStores.haValues(),
-                     new ReplicationContext(TestStores.plugin(dir, scheduler), BrokerRole.SLAVE,
-                             store.replicatedLog()))) {
-            assertThat(strategy.name()).isEqualTo("pull");
-            assertThat(strategy.replicas()).isEmpty();
-        } finally {
-            scheduler.shutdownNow();
+        try (MessageStore store = MessageStore.open(TestStores.classicSlave().with("haStrategy", "pull"),
+                TestStores.plugin(dir, scheduler))) {
+            assertThat(store.replicationStrategyName()).isEqualTo("pull");
+            assertThat(store.replicas()).isEmpty();
+            assertThatThrownBy(() -> store.becomeReplica(0, "no-port", 0)).hasMessageContaining("host:port");
+            store.becomeMaster(0, 0);
+            store.becomeReplica(0, null, 0);
         }
     }
 

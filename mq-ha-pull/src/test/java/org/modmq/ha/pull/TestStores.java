@@ -13,22 +13,21 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.replication.ReplicatedLog;
-import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.store.MessageStore;
 import org.modmq.store.PutResult;
 
-/** Stores, messages and bounded waits for the replication tests. */
+/** Settings, messages and bounded waits for the replication tests. */
 final class TestStores {
 
     static final int SEGMENT = 1024 * 1024;
     static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 40000);
+    static final Duration WAIT = Duration.ofSeconds(20);
 
     private TestStores() {
     }
@@ -39,24 +38,28 @@ final class TestStores {
                 "maxHashSlotNum", "1000", "maxIndexNum", "4000"));
     }
 
-    static PluginContext plugin(Path root, ScheduledExecutorService scheduler) {
-        return new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
-    }
-
-    static MessageStore open(Path root, ScheduledExecutorService scheduler) {
-        return MessageStore.open(storeValues(), plugin(root, scheduler));
-    }
-
-    /** HA settings for tests: ephemeral port on 127.0.0.1, short redial delays. */
+    /** HA settings for tests: ephemeral port on 127.0.0.1. */
     static ConfigValues haValues() {
         return storeValues().with("haListenPort", "0").with("brokerIP1", "127.0.0.1");
     }
 
-    static PullReplicationStrategy strategy(ConfigValues values, MessageStore store, BrokerRole role,
-                                            Path root, ScheduledExecutorService scheduler) {
-        PullConfig config = PullConfig.from(values).withReconnect(Duration.ofMillis(100), Duration.ofMillis(400));
-        return new PullReplicationStrategy(config,
-                new ReplicationContext(plugin(root, scheduler), role, store.replicatedLog()));
+    /** A classic master ({@code ASYNC_MASTER} or {@code SYNC_MASTER}). */
+    static ConfigValues classicMaster(String role) {
+        return haValues().with("brokerRole", role);
+    }
+
+    /** A classic slave following nobody until told. */
+    static ConfigValues classicSlave() {
+        return haValues().with("brokerRole", "SLAVE");
+    }
+
+    /** A controller-mode broker (starts as a replica of nobody) with broker id {@code brokerId}. */
+    static ConfigValues controller(long brokerId) {
+        return haValues().with("enableControllerMode", "true").with("brokerId", String.valueOf(brokerId));
+    }
+
+    static PluginContext plugin(Path root, ScheduledExecutorService scheduler) {
+        return new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
     }
 
     static BrokerMessage message(String topic, int queueId, String body) {
@@ -66,19 +69,15 @@ final class TestStores {
     }
 
     /** Puts {@code count} messages of about {@code size} bytes round-robin over 4 queues; returns the end. */
-    static long putMany(MessageStore store, PullReplicationStrategy master, String prefix, int count, int size)
-            throws Exception {
+    static long putMany(MessageStore store, String prefix, int count, int size) throws Exception {
         long end = 0;
         String pad = "p".repeat(size);
         for (int i = 0; i < count; i++) {
             PutResult result = store.putMessage(message("TopicR", i % 4, prefix + i + pad)).get(10, TimeUnit.SECONDS);
             if (result.status() != PutStatus.PUT_OK) {
-                throw new IllegalStateException("put failed: " + result.status());
+                throw new IllegalStateException("put failed: " + result.status() + " " + result.detail());
             }
             end = result.endOffset();
-            if (master != null) {
-                master.appended(end);
-            }
         }
         return end;
     }
@@ -109,5 +108,10 @@ final class TestStores {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
+    }
+
+    /** {@link #await} with {@link #WAIT}. */
+    static void await(String what, BooleanSupplier condition) {
+        await(what, WAIT, condition);
     }
 }

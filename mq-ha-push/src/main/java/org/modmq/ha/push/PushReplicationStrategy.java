@@ -1,35 +1,36 @@
 package org.modmq.ha.push;
 
 import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import org.modmq.api.message.PutStatus;
-import org.modmq.api.message.PutStatusException;
-import org.modmq.api.spi.replication.ReplicaState;
+import java.util.Objects;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.ha.push.config.PushConfig;
 import org.modmq.ha.push.master.PushMaster;
 import org.modmq.ha.push.replica.MasterFollower;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The push strategy for one broker: a {@link PushMaster} on master roles, a {@link MasterFollower} on a
- * slave. Thread-safe; {@link #close()} is idempotent.
+ * The push strategy for one broker: a {@link PushMaster} that listens on the HA port in every role and
+ * serves replicas while the store is master, and a {@link MasterFollower} that follows the master the
+ * store names while it is a replica. The store decides the role; this class only applies it.
+ *
+ * <p>Threads: thread-safe. {@link #start()}, the transitions and {@link #close()} come from the store
+ * one at a time (synchronized here as well); {@link #appended} may come from any writer thread at any
+ * time and only queues send passes. {@link #close()} is idempotent.
  */
 final class PushReplicationStrategy implements ReplicationStrategy {
 
-    private final PushConfig config;
-    private final ReplicationContext context;
+    private static final Logger LOG = LoggerFactory.getLogger(PushReplicationStrategy.class);
+
     private final PushMaster master;
     private final MasterFollower follower;
 
     PushReplicationStrategy(PushConfig config, ReplicationContext context) {
-        this.config = config;
-        this.context = context;
-        boolean isMaster = context.role().isMaster();
-        this.master = isMaster ? new PushMaster(config, context.log(), context.plugin()) : null;
-        this.follower = isMaster ? null : new MasterFollower(config, context.log(), context.plugin());
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(context, "context");
+        this.master = new PushMaster(config, context.log(), context.progress(), context.plugin().clock());
+        this.follower = new MasterFollower(config, context.log(), context.plugin().clock());
     }
 
     @Override
@@ -38,65 +39,62 @@ final class PushReplicationStrategy implements ReplicationStrategy {
     }
 
     @Override
-    public void start() {
-        if (master != null) {
-            master.start();
-        } else {
-            config.masterAddress().ifPresent(follower::follow);
-        }
+    public synchronized void start() {
+        master.start();
     }
 
+    @Override
+    public synchronized void becomeMaster(int epoch) {
+        follower.follow(epoch, null, -1);
+        master.serve(epoch);
+        LOG.info("push strategy: master of epoch {}", epoch);
+    }
+
+    @Override
+    public synchronized void becomeReplica(int epoch, String masterHaAddress, long brokerId) {
+        if (masterHaAddress != null) {
+            PushConfig.parseAddress(masterHaAddress);
+        }
+        master.stopServing();
+        follower.follow(epoch, masterHaAddress, brokerId);
+        LOG.info("push strategy: replica in epoch {} following {} as broker {}", epoch, masterHaAddress, brokerId);
+    }
+
+    /** An unordered hint: each streaming replica is sent up to the log's end as it is when its pass runs. */
     @Override
     public void appended(long endOffset) {
-        if (master != null) {
-            master.appended(endOffset);
-        }
+        master.appended();
     }
 
-    @Override
-    public CompletableFuture<Void> awaitReplicated(long offset, Duration timeout) {
-        if (master == null) {
-            return CompletableFuture.failedFuture(new PutStatusException(PutStatus.SLAVE_NOT_AVAILABLE,
-                    "brokerRole=" + context.role() + " does not serve replicas"));
-        }
-        return master.awaitReplicated(offset, timeout);
-    }
-
-    @Override
-    public List<ReplicaState> replicas() {
-        return master == null ? List.of() : master.replicas();
-    }
-
-    /**
-     * @throws IllegalStateException on a master role: a master appending replicated bytes next to its
-     *     own writes would corrupt its log
-     */
-    @Override
-    public void followMaster(String haAddress) {
-        if (follower == null) {
-            throw new IllegalStateException("followMaster needs brokerRole=SLAVE, this broker is "
-                    + context.role());
-        }
-        follower.follow(haAddress);
-    }
-
-    /** Master: the bound HA address (the real port when {@code haListenPort=0}); null otherwise. */
+    /** The bound HA address (the real port when {@code haListenPort=0}); null before {@link #start()}. */
     InetSocketAddress listenAddress() {
-        return master == null ? null : master.localAddress();
+        return master.localAddress();
     }
 
-    /** Replica: the follower's state; null on a master. */
+    /** The follower's state ({@link MasterFollower.State#IDLE} while master). */
     MasterFollower.State followerState() {
-        return follower == null ? null : follower.state();
+        return follower.state();
     }
 
     @Override
-    public void close() {
-        if (master != null) {
-            master.close();
-        }
-        if (follower != null) {
+    public synchronized void close() {
+        RuntimeException failure = null;
+        try {
             follower.close();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        try {
+            master.close();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

@@ -9,11 +9,11 @@ import org.modmq.ha.push.config.PushConfig;
 
 /**
  * {@code haStrategy=push}: the master pushes appended CommitLog bytes to replicas as they are written
- * and replicas acknowledge asynchronously. Keys: {@code haListenPort}, {@code haBindAddress},
- * {@code haMasterAddress}, {@code haSlaveFallbehindMax}, {@code haPushWindowBytes},
+ * and replicas acknowledge asynchronously; epochs and the consistent point travel in its own
+ * handshake. Keys: {@code haListenPort}, {@code haBindAddress}, {@code haPushWindowBytes},
  * {@code haTransferBatchSize}, {@code haSendHeartbeatInterval}, {@code haHousekeepingInterval},
- * {@code haReconnectMinMillis}, {@code haReconnectMaxMillis} (see {@link PushConfig}). Stateless and
- * thread-safe.
+ * {@code haReconnectMinMillis}, {@code haReconnectMaxMillis} (see {@link PushConfig}); the store reads
+ * {@code haMasterAddress} and {@code haSlaveFallbehindMax} itself. Stateless and thread-safe.
  */
 public final class PushReplicationStrategyProvider implements ReplicationStrategyProvider {
 
@@ -30,8 +30,8 @@ public final class PushReplicationStrategyProvider implements ReplicationStrateg
     }
 
     /**
-     * A strategy for {@code context.role()}: master roles listen for replicas once started, a SLAVE
-     * follows {@code haMasterAddress} (if set) or whatever {@code followMaster} names.
+     * A strategy without a role: once started it listens on the HA port, then serves or follows as the
+     * store's transitions say.
      *
      * @throws org.modmq.api.config.ConfigException when a key has a bad value
      */

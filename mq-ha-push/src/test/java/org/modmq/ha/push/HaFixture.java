@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,28 +18,33 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
+import org.modmq.api.spi.flush.FlushPolicyProvider;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.api.spi.replication.ReplicationContext;
+import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
+import org.modmq.api.spi.storage.StorageBackend;
+import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.store.MessageStore;
 import org.modmq.store.PutResult;
+import org.modmq.store.StoreConfig;
 import org.modmq.testkit.NettyLeakCheck;
 
 /**
- * Stores, strategies, messages and bounded waits for the push tests. Owns one scheduler. A test class
- * registers one per test ({@code @RegisterExtension final HaFixture fixture = new HaFixture();}); after
- * each test it stops the scheduler and fails on a leaked buffer.
+ * Real stores with the push strategy, messages and bounded waits for the push tests. Owns one scheduler.
+ * A test class registers one per test ({@code @RegisterExtension final HaFixture fixture = new HaFixture();});
+ * after each test it stops the scheduler and fails on a leaked buffer.
  */
 final class HaFixture implements AutoCloseable, AfterEachCallback {
 
@@ -56,96 +60,82 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
 
     final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
 
-    static ConfigValues storeConfig() {
-        return ConfigValues.of(Map.of("storeBackend", "mmap", "mappedFileSizeCommitLog", String.valueOf(1 << 20),
-                "mappedFileSizeConsumeQueue", "40960", "maxHashSlotNum", "256", "maxIndexNum", "2048",
-                "flushDiskType", "ASYNC_FLUSH"));
-    }
-
-    static ConfigValues haConfig(String... keyValues) {
-        Map<String, String> map = new HashMap<>(Map.of("haListenPort", "0", "haBindAddress", "127.0.0.1"));
+    /** Store and HA settings of a test node: 1 MiB segments, ephemeral HA port on 127.0.0.1, fast reconnects. */
+    static Map<String, String> settings(String... keyValues) {
+        Map<String, String> map = new HashMap<>(Map.of("storeBackend", "mmap",
+                "mappedFileSizeCommitLog", String.valueOf(1 << 20), "mappedFileSizeConsumeQueue", "40960",
+                "maxHashSlotNum", "256", "maxIndexNum", "2048", "flushDiskType", "ASYNC_FLUSH",
+                "haListenPort", "0", "haBindAddress", "127.0.0.1", "haReconnectMinMillis", "20"));
+        map.put("haReconnectMaxMillis", "200");
         for (int i = 0; i < keyValues.length; i += 2) {
             map.put(keyValues[i], keyValues[i + 1]);
         }
-        return ConfigValues.of(map);
+        return map;
     }
 
     PluginContext context(Path root) {
         return new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
     }
 
-    MessageStore openStore(Path root) {
-        return MessageStore.open(storeConfig(), context(root));
-    }
-
-    PushReplicationStrategy strategy(ConfigValues ha, BrokerRole role, Path root, MessageStore store) {
-        ReplicationStrategyProvider provider = ProviderRegistry.load(ReplicationStrategyProvider.class).get("push");
-        return (PushReplicationStrategy) provider.create(ha, new ReplicationContext(context(root), role,
-                store.replicatedLog()));
-    }
-
     /**
-     * A master and a replica, each a store and a push strategy under {@code root/master} and
-     * {@code root/replica}; neither strategy is started. The replica's strategy takes {@code replicaHa},
-     * the master's the defaults.
+     * Opens a store under {@code root} with the push strategy (found by the service loader) and the
+     * settings {@link #settings} makes of {@code keyValues}; the caller closes the node.
      */
-    Pair pair(Path root, BrokerRole masterRole, ConfigValues replicaHa) {
-        Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        List<AutoCloseable> opened = new ArrayList<>();
+    Node open(Path root, String... keyValues) {
+        ConfigValues values = ConfigValues.of(settings(keyValues));
+        PluginContext context = context(root);
+        StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, context);
+        ReplicationStrategyProvider push = ProviderRegistry.load(ReplicationStrategyProvider.class).get("push");
+        AtomicReference<PushReplicationStrategy> created = new AtomicReference<>();
+        ReplicationStrategyProvider capturing = new ReplicationStrategyProvider() {
+            @Override
+            public String name() {
+                return push.name();
+            }
+
+            @Override
+            public ReplicationStrategy create(ConfigValues config, ReplicationContext replication) {
+                PushReplicationStrategy strategy = (PushReplicationStrategy) push.create(config, replication);
+                created.set(strategy);
+                return strategy;
+            }
+        };
         try {
-            MessageStore masterStore = opened(opened, openStore(masterRoot));
-            MessageStore replicaStore = opened(opened, openStore(replicaRoot));
-            PushReplicationStrategy master = opened(opened, strategy(haConfig(), masterRole, masterRoot, masterStore));
-            PushReplicationStrategy replica = strategy(replicaHa, BrokerRole.SLAVE, replicaRoot, replicaStore);
-            return new Pair(masterRoot, masterStore, master, replicaRoot, replicaStore, replica);
+            FlushPolicyProvider flush = ProviderRegistry.load(FlushPolicyProvider.class).get("ASYNC_FLUSH");
+            MessageStore store = MessageStore.open(StoreConfig.from(values, root), backend, flush, capturing, context,
+                    () -> 0.1);
+            return new Node(root, store, created.get(), backend);
         } catch (RuntimeException e) {
-            closeInReverse(opened, e);
+            backend.close();
             throw e;
         }
     }
 
-    private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T resource) {
-        opened.add(resource);
-        return resource;
-    }
-
-    /** Closes every resource, last first; returns {@code failure}, or the first failure, with later ones suppressed. */
-    private static Exception closeInReverse(List<AutoCloseable> resources, Exception failure) {
-        Exception first = failure;
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            try {
-                resources.get(i).close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        return first;
-    }
-
-    /**
-     * What {@link #pair} opened; {@link #close()} closes the replica's strategy, the master's, then the
-     * replica's store and the master's, as try-with-resources over them in opening order would.
-     */
-    record Pair(Path masterRoot, MessageStore masterStore, PushReplicationStrategy master,
-                Path replicaRoot, MessageStore replicaStore, PushReplicationStrategy replica)
+    /** A store with its push strategy and backend; {@link #close()} closes the store, then the backend. */
+    record Node(Path root, MessageStore store, PushReplicationStrategy strategy, StorageBackend backend)
             implements AutoCloseable {
 
+        /** The HA address replicas dial. */
+        String haAddress() {
+            return "127.0.0.1:" + strategy.listenAddress().getPort();
+        }
+
+        InetSocketAddress haSocket() {
+            return strategy.listenAddress();
+        }
+
+        ReplicatedLog log() {
+            return store.replicatedLog();
+        }
+
         @Override
-        public void close() throws Exception {
-            Exception failure = closeInReverse(List.of(masterStore, replicaStore, master, replica), null);
-            if (failure != null) {
-                throw failure;
+        public void close() {
+            try {
+                store.close();
+            } finally {
+                backend.close();
             }
         }
-    }
-
-    static String addressOf(PushReplicationStrategy master) {
-        return "127.0.0.1:" + master.listenAddress().getPort();
     }
 
     static BrokerMessage message(String topic, int queueId, String body) {
@@ -156,27 +146,24 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
                 MessageProperties.encode(props), 1_700_000_000_000L, BORN, STORE, 0, 0, 0L);
     }
 
-    /** Puts one message and returns the end offset of what was written. */
+    /** Puts one message, expects PUT_OK (after replication as the store's policy says) and returns its end offset. */
     static long put(MessageStore store, BrokerMessage message) throws Exception {
-        PutResult result = store.putMessage(message).get(10, TimeUnit.SECONDS);
-        assertThat(result.status()).isEqualTo(PutStatus.PUT_OK);
-        return result.commitLogOffset() + result.size();
+        PutResult result = store.putMessage(message).get(30, TimeUnit.SECONDS);
+        assertThat(result.status()).as(result.detail()).isEqualTo(PutStatus.PUT_OK);
+        return result.endOffset();
     }
 
-    /** Puts {@code count} messages of about {@code bodySize} bytes over 4 queues of 2 topics, telling {@code master} after each. */
-    static long burst(MessageStore store, PushReplicationStrategy master, int count, int bodySize, String tag)
-            throws Exception {
+    /** Puts {@code count} messages of about {@code bodySize} bytes over 4 queues of 2 topics; returns the end. */
+    static long burst(MessageStore store, int count, int bodySize, String tag) throws Exception {
         long end = 0;
         for (int i = 0; i < count; i++) {
             String body = tag + "-" + i + "-" + "x".repeat(bodySize + (i % 97));
             end = put(store, message("Topic" + (i % 2), i % 4, body));
-            if (master != null) {
-                master.appended(end);
-            }
         }
         return end;
     }
 
+    /** Polls {@code condition} every 5 ms until it holds or {@code timeout} passes (then fails naming {@code what}). */
     static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
@@ -185,6 +172,13 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
             }
             Thread.sleep(5);
         }
+    }
+
+    /** Waits until {@code replica}'s log ends where {@code master}'s does. */
+    static void awaitCaughtUp(Node master, Node replica) throws InterruptedException {
+        await(() -> replica.store().getCommitLogMaxOffset() == master.store().getCommitLogMaxOffset(), WAIT,
+                "replica to reach " + master.store().getCommitLogMaxOffset() + " (at "
+                        + replica.store().getCommitLogMaxOffset() + ")");
     }
 
     /** Every byte of {@code log} from its min to its max offset. */
@@ -217,8 +211,46 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
         return files;
     }
 
-    static List<String> names(Map<String, byte[]> files) {
-        return List.copyOf(files.keySet());
+    /**
+     * Both logs hold the same bytes from the same min offset, in the same segment files, with the same
+     * epoch history, and the replica dispatched the same ConsumeQueues (compared file by file).
+     */
+    static void assertSameLogsAndQueues(Node master, Node replica) throws Exception {
+        MessageStore masterStore = master.store();
+        MessageStore replicaStore = replica.store();
+        // The replica's commit log end is published before its own dispatcher has built the queues.
+        await(() -> queuesCaughtUp(masterStore, replicaStore), WAIT, "replica to dispatch its ConsumeQueues");
+        assertThat(replicaStore.getCommitLogMinOffset()).isEqualTo(masterStore.getCommitLogMinOffset());
+        assertThat(bytesOf(replica.log())).isEqualTo(bytesOf(master.log()));
+        assertThat(replicaStore.epochs()).isEqualTo(masterStore.epochs());
+        Map<String, byte[]> masterLog = filesUnder(master.root().resolve("commitlog"));
+        Map<String, byte[]> replicaLog = filesUnder(replica.root().resolve("commitlog"));
+        assertThat(List.copyOf(replicaLog.keySet())).isEqualTo(List.copyOf(masterLog.keySet())).isNotEmpty();
+        masterLog.forEach((name, bytes) -> assertThat(replicaLog.get(name)).as("commitlog/" + name).isEqualTo(bytes));
+        assertThat(replicaStore.topics()).isEqualTo(masterStore.topics());
+        for (String topic : masterStore.topics()) {
+            assertThat(replicaStore.queueIds(topic)).isEqualTo(masterStore.queueIds(topic));
+            for (int queueId : masterStore.queueIds(topic)) {
+                assertThat(replicaStore.getMaxOffsetInQueue(topic, queueId))
+                        .isEqualTo(masterStore.getMaxOffsetInQueue(topic, queueId));
+            }
+        }
+        Map<String, byte[]> masterQueues = filesUnder(master.root().resolve("consumequeue"));
+        Map<String, byte[]> replicaQueues = filesUnder(replica.root().resolve("consumequeue"));
+        assertThat(List.copyOf(replicaQueues.keySet())).isEqualTo(List.copyOf(masterQueues.keySet())).isNotEmpty();
+        masterQueues.forEach((name, bytes) ->
+                assertThat(replicaQueues.get(name)).as("consumequeue/" + name).isEqualTo(bytes));
+    }
+
+    private static boolean queuesCaughtUp(MessageStore masterStore, MessageStore replicaStore) {
+        for (String topic : masterStore.topics()) {
+            for (int queueId : masterStore.queueIds(topic)) {
+                if (replicaStore.getMaxOffsetInQueue(topic, queueId) != masterStore.getMaxOffsetInQueue(topic, queueId)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Stops the scheduler, then fails when Netty reported a leaked buffer. */

@@ -50,8 +50,6 @@ class PushProviderTest {
         PushConfig config = PushConfig.from(ConfigValues.of(Map.of("listenPort", "20911", "brokerIP1", "127.0.0.1")));
         assertThat(config.listenPort()).isEqualTo(20912);
         assertThat(config.bindHost()).isEqualTo("127.0.0.1");
-        assertThat(config.masterAddress()).isEmpty();
-        assertThat(config.fallBehindMaxBytes()).isEqualTo(256L * 1024 * 1024);
         assertThat(config.windowBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(config.heartbeatInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(config.silenceTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -63,8 +61,10 @@ class PushProviderTest {
     void rejectsBadValuesNamingTheKey() {
         assertThatThrownBy(() -> PushConfig.from(ConfigValues.of(Map.of("haPushWindowBytes", "10"))))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("haPushWindowBytes");
-        assertThatThrownBy(() -> PushConfig.from(ConfigValues.of(Map.of("haMasterAddress", "nohost"))))
+        assertThatThrownBy(() -> PushConfig.parseAddress("nohost"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("nohost");
+        assertThatThrownBy(() -> PushConfig.parseAddress("127.0.0.1:0"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("port");
         assertThatThrownBy(() -> PushConfig.from(ConfigValues.of(Map.of("haSendHeartbeatInterval", "20000"))))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("haHousekeepingInterval");
         assertThatThrownBy(() -> PushConfig.from(ConfigValues.of(Map.of("haListenPort", "70000"))))

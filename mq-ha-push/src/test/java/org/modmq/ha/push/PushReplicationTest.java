@@ -1,30 +1,32 @@
 package org.modmq.ha.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.modmq.ha.push.HaFixture.addressOf;
-import static org.modmq.ha.push.HaFixture.await;
-import static org.modmq.ha.push.HaFixture.burst;
-import static org.modmq.ha.push.HaFixture.bytesOf;
-import static org.modmq.ha.push.HaFixture.filesUnder;
-import static org.modmq.ha.push.HaFixture.haConfig;
 import static org.modmq.ha.push.HaFixture.WAIT;
-import static org.modmq.ha.push.HaFixture.names;
+import static org.modmq.ha.push.HaFixture.assertSameLogsAndQueues;
+import static org.modmq.ha.push.HaFixture.await;
+import static org.modmq.ha.push.HaFixture.awaitCaughtUp;
+import static org.modmq.ha.push.HaFixture.burst;
+import static org.modmq.ha.push.HaFixture.filesUnder;
 
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.modmq.api.config.BrokerRole;
+import org.modmq.api.spi.replication.ReplicaRole;
+import org.modmq.ha.push.HaFixture.Node;
 import org.modmq.ha.push.replica.MasterFollower;
-import org.modmq.store.MessageStore;
 
-/** Master and replica stores in one process, replicating over 127.0.0.1. */
+/** Classic (epoch 0) master and replica stores in one process, replicating over 127.0.0.1. */
 @Tag("integration")
-@Timeout(60)
+@Timeout(90)
 class PushReplicationTest {
 
     @TempDir
@@ -34,146 +36,112 @@ class PushReplicationTest {
     final HaFixture fixture = new HaFixture();
 
     @Test
-    void replicatesBurstAcrossSegmentsByteForByte() throws Exception {
-        try (HaFixture.Pair ha = fixture.pair(root, BrokerRole.SYNC_MASTER, haConfig())) {
-            ha.master().start();
-            ha.replica().start();
-            ha.replica().followMaster(addressOf(ha.master()));
-            long end = burst(ha.masterStore(), ha.master(), 1500, 2500, "burst");
-            assertThat(end).as("the burst spans several 1 MiB segments").isGreaterThan(3L << 20);
-
-            await(() -> ha.replicaStore().getCommitLogMaxOffset() == ha.masterStore().getCommitLogMaxOffset(), WAIT,
-                    "replica to reach " + end);
-            assertThat(ha.master().awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS)).isNull();
-            assertSameLogsAndQueues(ha.masterStore(), ha.masterRoot(), ha.replicaStore(), ha.replicaRoot());
-            assertThat(filesUnder(ha.replicaRoot().resolve("commitlog"))).hasSizeGreaterThan(3);
-            assertThat(ha.master().replicas()).singleElement().satisfies(state -> {
-                assertThat(state.ackedOffset()).isEqualTo(end);
+    void concurrentWritersAreReplicatedAcrossSegmentsByteForByte() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "SYNC_MASTER");
+             Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE", "brokerId", "1",
+                     "haMasterAddress", master.haAddress())) {
+            assertThat(replica.store().role().role()).isEqualTo(ReplicaRole.REPLICA);
+            await(() -> master.store().replicas().size() == 1, WAIT, "replica to connect");
+            ExecutorService writers = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<Long>> done = new ArrayList<>();
+                for (int w = 0; w < 4; w++) {
+                    String tag = "writer" + w;
+                    // each put of a SYNC_MASTER returns once the replica acknowledged it
+                    done.add(writers.submit(() -> burst(master.store(), 350, 2500, tag)));
+                }
+                for (Future<Long> writer : done) {
+                    writer.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                writers.shutdownNow();
+            }
+            long end = master.store().getCommitLogMaxOffset();
+            assertThat(end).as("the bursts span several 1 MiB segments").isGreaterThan(3L << 20);
+            awaitCaughtUp(master, replica);
+            assertSameLogsAndQueues(master, replica);
+            assertThat(filesUnder(replica.root().resolve("commitlog"))).hasSizeGreaterThan(3);
+            await(() -> master.store().replicas().get(0).ackedOffset() == end, WAIT, "last acknowledgement");
+            assertThat(master.store().replicas()).singleElement().satisfies(state -> {
                 assertThat(state.inSync()).isTrue();
+                assertThat(state.brokerId()).isEqualTo(1);
                 assertThat(state.address()).startsWith("127.0.0.1:");
             });
-            assertThat(ha.replica().followerState()).isEqualTo(MasterFollower.State.FOLLOWING);
+            assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.FOLLOWING);
+            assertThat(replica.store().epochs()).isEmpty();
         }
     }
 
     @Test
     void restartedReplicaCatchesUp() throws Exception {
-        Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.ASYNC_MASTER, masterRoot,
-                     masterStore)) {
-            master.start();
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "ASYNC_MASTER")) {
             long firstEnd;
-            try (MessageStore replicaStore = fixture.openStore(replicaRoot);
-                 PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot,
-                         replicaStore)) {
-                replica.followMaster(addressOf(master));
-                await(() -> master.replicas().size() == 1, WAIT, "replica to connect");
-                firstEnd = burst(masterStore, master, 800, 2000, "first");
-                // closed while the burst is still streaming: the replica holds some prefix
+            try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE",
+                    "haMasterAddress", master.haAddress())) {
+                await(() -> master.store().replicas().size() == 1, WAIT, "replica to connect");
+                assertThat(replica.store().role().master()).isFalse();
+                firstEnd = burst(master.store(), 800, 2000, "first");
+                // closed while the burst may still be streaming: the replica holds some prefix
             }
-            await(() -> master.replicas().isEmpty(), WAIT, "master to notice the replica left");
-            long end = burst(masterStore, master, 700, 2000, "second");
+            await(() -> master.store().replicas().isEmpty(), WAIT, "master to notice the replica left");
+            long end = burst(master.store(), 700, 2000, "second");
             assertThat(end).isGreaterThan(firstEnd);
-            try (MessageStore replicaStore = fixture.openStore(replicaRoot);
-                 PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot,
-                         replicaStore)) {
-                assertThat(replicaStore.getCommitLogMaxOffset()).isLessThanOrEqualTo(firstEnd);
-                replica.followMaster(addressOf(master));
-                await(() -> replicaStore.getCommitLogMaxOffset() == end, WAIT, "restarted replica to reach " + end);
-                assertSameLogsAndQueues(masterStore, masterRoot, replicaStore, replicaRoot);
+            try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE",
+                    "haMasterAddress", master.haAddress())) {
+                assertThat(replica.store().getCommitLogMaxOffset()).isLessThanOrEqualTo(firstEnd);
+                awaitCaughtUp(master, replica);
+                assertSameLogsAndQueues(master, replica);
             }
         }
     }
 
     @Test
-    void replicaConfiguredWithMasterAddressFollowsFromStart() throws Exception {
-        Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             MessageStore replicaStore = fixture.openStore(replicaRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                     masterStore)) {
-            master.start();
-            long before = burst(masterStore, master, 50, 300, "before");
-            try (PushReplicationStrategy replica = fixture.strategy(
-                    haConfig("haMasterAddress", addressOf(master)), BrokerRole.SLAVE, replicaRoot, replicaStore)) {
-                replica.start();
-                await(() -> replicaStore.getCommitLogMaxOffset() == before, WAIT, "replica to copy the backlog");
-                long end = burst(masterStore, master, 50, 300, "after");
-                master.awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS);
-                assertThat(replicaStore.getCommitLogMaxOffset()).isEqualTo(end);
-                replica.followMaster(null);
-                await(() -> master.replicas().isEmpty(), WAIT, "replica to stop following");
-                assertThat(replica.followerState()).isEqualTo(MasterFollower.State.IDLE);
-            }
+    void replicaFollowsTheAddressItIsToldAndStopsWhenToldNobody() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "ASYNC_MASTER");
+             Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE", "brokerId", "1")) {
+            assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.IDLE);
+            assertThat(burst(master.store(), 50, 300, "before")).isPositive();
+            replica.store().becomeReplica(0, master.haAddress(), 1);
+            awaitCaughtUp(master, replica);
+            burst(master.store(), 50, 300, "after");
+            awaitCaughtUp(master, replica);
+            replica.store().becomeReplica(0, null, 1);
+            await(() -> master.store().replicas().isEmpty(), WAIT, "replica to stop following");
+            assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.IDLE);
+            assertSameLogsAndQueues(master, replica);
         }
     }
 
     @Test
     void replicaReconnectsToARestartedMaster() throws Exception {
         Path masterRoot = root.resolve("master");
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             MessageStore replicaStore = fixture.openStore(replicaRoot);
-             PushReplicationStrategy replica = fixture.strategy(
-                     haConfig("haReconnectMinMillis", "20", "haReconnectMaxMillis", "200"), BrokerRole.SLAVE,
-                     replicaRoot, replicaStore)) {
-            int port;
-            try (PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                    masterStore)) {
-                master.start();
-                port = master.listenAddress().getPort();
-                replica.followMaster(addressOf(master));
-                long end = burst(masterStore, master, 100, 500, "one");
-                master.awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS);
+        int port;
+        String address;
+        try (Node first = fixture.open(masterRoot, "brokerRole", "ASYNC_MASTER")) {
+            port = first.haSocket().getPort();
+            address = first.haAddress();
+            burst(first.store(), 20, 500, "zero");
+        }
+        try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE", "haMasterAddress", address)) {
+            await(() -> replica.strategy().followerState() == MasterFollower.State.CONNECTING, WAIT,
+                    "replica to try its absent master");
+            try (Node master = fixture.open(masterRoot, "brokerRole", "ASYNC_MASTER",
+                    "haListenPort", String.valueOf(port))) {
+                await(() -> replica.strategy().followerState() == MasterFollower.State.FOLLOWING, WAIT,
+                        "replica to reach the started master");
+                burst(master.store(), 100, 500, "one");
+                awaitCaughtUp(master, replica);
             }
-            await(() -> replica.followerState() == MasterFollower.State.CONNECTING, WAIT, "replica to lose its master");
-            long end = burst(masterStore, null, 100, 500, "two");
-            try (PushReplicationStrategy master = fixture.strategy(haConfig("haListenPort", String.valueOf(port)),
-                    BrokerRole.SYNC_MASTER, masterRoot, masterStore)) {
-                master.start();
-                await(() -> replicaStore.getCommitLogMaxOffset() == end, WAIT, "replica to reconnect and catch up");
-                await(() -> replica.followerState() == MasterFollower.State.FOLLOWING, WAIT, "state FOLLOWING");
-                assertSameLogsAndQueues(masterStore, masterRoot, replicaStore, replicaRoot);
+            await(() -> replica.strategy().followerState() == MasterFollower.State.CONNECTING, WAIT,
+                    "replica to lose its master");
+            try (Node master = fixture.open(masterRoot, "brokerRole", "ASYNC_MASTER",
+                    "haListenPort", String.valueOf(port))) {
+                await(() -> master.store().replicas().size() == 1, WAIT, "replica to reconnect");
+                burst(master.store(), 100, 500, "two");
+                awaitCaughtUp(master, replica);
+                assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.FOLLOWING);
+                assertSameLogsAndQueues(master, replica);
             }
         }
-    }
-
-    static void assertSameLogsAndQueues(MessageStore masterStore, Path masterRoot, MessageStore replicaStore,
-                                        Path replicaRoot) throws Exception {
-        // The replica's commit log end is published before its own dispatcher has built the queues.
-        await(() -> queuesCaughtUp(masterStore, replicaStore), WAIT, "replica to dispatch its ConsumeQueues");
-        assertThat(replicaStore.getCommitLogMinOffset()).isEqualTo(masterStore.getCommitLogMinOffset());
-        assertThat(bytesOf(replicaStore.replicatedLog())).isEqualTo(bytesOf(masterStore.replicatedLog()));
-        Map<String, byte[]> masterLog = filesUnder(masterRoot.resolve("commitlog"));
-        Map<String, byte[]> replicaLog = filesUnder(replicaRoot.resolve("commitlog"));
-        assertThat(names(replicaLog)).isEqualTo(names(masterLog)).isNotEmpty();
-        masterLog.forEach((name, bytes) -> assertThat(replicaLog.get(name)).as("commitlog/" + name).isEqualTo(bytes));
-        assertThat(replicaStore.topics()).isEqualTo(masterStore.topics());
-        for (String topic : masterStore.topics()) {
-            assertThat(replicaStore.queueIds(topic)).isEqualTo(masterStore.queueIds(topic));
-            for (int queueId : masterStore.queueIds(topic)) {
-                assertThat(replicaStore.getMaxOffsetInQueue(topic, queueId))
-                        .isEqualTo(masterStore.getMaxOffsetInQueue(topic, queueId));
-            }
-        }
-        Map<String, byte[]> masterQueues = filesUnder(masterRoot.resolve("consumequeue"));
-        Map<String, byte[]> replicaQueues = filesUnder(replicaRoot.resolve("consumequeue"));
-        assertThat(names(replicaQueues)).isEqualTo(names(masterQueues)).isNotEmpty();
-        masterQueues.forEach((name, bytes) ->
-                assertThat(replicaQueues.get(name)).as("consumequeue/" + name).isEqualTo(bytes));
-    }
-
-    private static boolean queuesCaughtUp(MessageStore masterStore, MessageStore replicaStore) {
-        for (String topic : masterStore.topics()) {
-            for (int queueId : masterStore.queueIds(topic)) {
-                if (replicaStore.getMaxOffsetInQueue(topic, queueId) != masterStore.getMaxOffsetInQueue(topic, queueId)) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 }

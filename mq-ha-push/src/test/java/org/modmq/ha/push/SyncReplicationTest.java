@@ -1,36 +1,45 @@
 package org.modmq.ha.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.modmq.ha.push.HaFixture.WAIT;
-import static org.modmq.ha.push.HaFixture.addressOf;
+import static org.modmq.ha.push.HaFixture.assertSameLogsAndQueues;
 import static org.modmq.ha.push.HaFixture.await;
-import static org.modmq.ha.push.HaFixture.burst;
-import static org.modmq.ha.push.HaFixture.haConfig;
+import static org.modmq.ha.push.HaFixture.awaitCaughtUp;
 import static org.modmq.ha.push.HaFixture.message;
 import static org.modmq.ha.push.HaFixture.put;
 
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.modmq.api.config.BrokerRole;
+import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.PutStatus;
-import org.modmq.api.message.PutStatusException;
-import org.modmq.store.MessageStore;
+import org.modmq.ha.push.HaFixture.Node;
+import org.modmq.ha.push.wire.PushFrameLayout;
+import org.modmq.ha.push.wire.Welcome;
+import org.modmq.store.AppendedPut;
+import org.modmq.store.PutResult;
+import org.modmq.store.SyncStateListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What a SYNC_MASTER's awaitReplicated answers, and how long it takes. */
+/**
+ * Synchronous sends through the store: the push strategy reports acknowledgements and disconnects, the
+ * store's tracker decides when a send is replicated (classic SYNC_MASTER, controller mode with
+ * allAckInSyncStateSet).
+ */
 @Tag("integration")
-@Timeout(60)
+@Timeout(90)
 class SyncReplicationTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(SyncReplicationTest.class);
@@ -41,131 +50,166 @@ class SyncReplicationTest {
     @RegisterExtension
     final HaFixture fixture = new HaFixture();
 
+    private static AppendedPut append(Node node, BrokerMessage message) {
+        AppendedPut put = node.store().append(List.of(message), true);
+        assertThat(put.stored()).as(put.appended().detail()).isTrue();
+        return put;
+    }
+
+    private static PutResult outcome(AppendedPut put) throws Exception {
+        return put.replicated().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
     @Test
-    void awaitCompletesOnAckAndMeasuresLatency() throws Exception {
-        try (HaFixture.Pair ha = fixture.pair(root, BrokerRole.SYNC_MASTER, haConfig())) {
-            MessageStore masterStore = ha.masterStore();
-            PushReplicationStrategy master = ha.master();
-            master.start();
-            ha.replica().followMaster(addressOf(master));
-            await(() -> master.replicas().size() == 1, WAIT, "replica to connect");
-            burst(masterStore, master, 200, 200, "warmup");
-            for (int i = 0; i < 200; i++) {
-                long end = put(masterStore, message("Warm", 0, "w" + i));
-                master.appended(end);
-                master.awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS);
-            }
-            int rounds = 2000;
-            long[] replicateNanos = new long[rounds];
-            long[] putAndReplicateNanos = new long[rounds];
-            for (int i = 0; i < rounds; i++) {
-                long begin = System.nanoTime();
-                long end = put(masterStore, message("Latency", i % 4, "message-" + i + "-" + "y".repeat(100)));
-                long appended = System.nanoTime();
-                master.appended(end);
-                master.awaitReplicated(end, WAIT).get(10, TimeUnit.SECONDS);
-                long done = System.nanoTime();
-                replicateNanos[i] = done - appended;
-                putAndReplicateNanos[i] = done - begin;
-                assertThat(ha.replicaStore().getCommitLogMaxOffset()).isGreaterThanOrEqualTo(end);
-            }
-            LOG.info("push latency over {} sequential 1-message appends: append->replicated {}; put+replicated {}",
-                    rounds, summary(replicateNanos), summary(putAndReplicateNanos));
-            assertThat(master.replicas()).singleElement()
-                    .satisfies(state -> assertThat(state.ackedOffset()).isEqualTo(masterStore.getCommitLogMaxOffset()));
+    void aSyncMastersSendCompletesOnlyAfterTheReplicaAcknowledged() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "SYNC_MASTER",
+                "syncFlushTimeout", "30000");
+             RawReplica raw = new RawReplica(master.haSocket())) {
+            raw.hello(0);
+            raw.welcome();
+            await(() -> master.store().replicas().size() == 1, WAIT, "raw replica to be streaming");
+            AppendedPut put = append(master, message("Sync", 0, "wait for me"));
+            long end = put.appended().endOffset();
+            assertThat(raw.readData(0, end)).isEqualTo(end);
+            assertThat(put.replicated()).as("the replica holds the bytes but did not acknowledge them").isNotDone();
+            raw.ack(end);
+            assertThat(outcome(put).status()).isEqualTo(PutStatus.PUT_OK);
+            assertThat(master.store().replicas()).singleElement()
+                    .satisfies(state -> assertThat(state.ackedOffset()).isEqualTo(end));
         }
     }
 
     @Test
-    void timesOutWhenTheReplicaStopsAcknowledging() throws Exception {
-        Path masterRoot = root.resolve("master");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                     masterStore)) {
-            master.start();
-            try (RawReplica silent = new RawReplica(master.listenAddress())) {
-                silent.hello(0);
-                await(() -> master.replicas().size() == 1, WAIT, "raw replica to be streaming");
-                long end = put(masterStore, message("T", 0, "never acknowledged"));
-                master.appended(end);
-                assertThat(silent.readData(0, end)).isEqualTo(end);
-                long begin = System.nanoTime();
-                CompletableFuture<Void> future = master.awaitReplicated(end, Duration.ofMillis(300));
-                assertThatThrownBy(() -> future.get(10, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class)
-                        .cause().isInstanceOfSatisfying(PutStatusException.class,
-                                e -> assertThat(e.status()).isEqualTo(PutStatus.FLUSH_SLAVE_TIMEOUT));
-                assertThat(Duration.ofNanos(System.nanoTime() - begin)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
-                assertThat(master.replicas()).singleElement()
-                        .satisfies(state -> assertThat(state.ackedOffset()).isZero());
+    void aSyncMasterTimesOutWhenTheReplicaStopsAcknowledging() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "SYNC_MASTER", "syncFlushTimeout", "300");
+             RawReplica silent = new RawReplica(master.haSocket())) {
+            silent.hello(0);
+            silent.welcome();
+            await(() -> master.store().replicas().size() == 1, WAIT, "raw replica to be streaming");
+            AppendedPut put = append(master, message("T", 0, "never acknowledged"));
+            long end = put.appended().endOffset();
+            assertThat(silent.readData(0, end)).isEqualTo(end);
+            assertThat(outcome(put).status()).isEqualTo(PutStatus.FLUSH_SLAVE_TIMEOUT);
+            silent.ack(end);
+            await(() -> master.store().replicas().get(0).ackedOffset() == end, WAIT, "the late ack to be recorded");
+            AppendedPut next = append(master, message("T", 0, "acknowledged in time"));
+            long nextEnd = next.appended().endOffset();
+            assertThat(silent.readData(end, nextEnd - end)).isEqualTo(nextEnd);
+            silent.ack(nextEnd);
+            assertThat(outcome(next).status()).isEqualTo(PutStatus.PUT_OK);
+        }
+    }
 
-                silent.ack(end);
-                await(() -> master.replicas().get(0).ackedOffset() == end, WAIT, "late ack to be recorded");
-                assertThat(master.awaitReplicated(end, WAIT)).isCompleted();
+    @Test
+    void aSyncMasterWithoutReplicaAnswersSlaveNotAvailable() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "SYNC_MASTER")) {
+            AppendedPut put = append(master, message("T", 0, "alone"));
+            assertThat(put.replicated()).isCompleted();
+            assertThat(outcome(put).status()).isEqualTo(PutStatus.SLAVE_NOT_AVAILABLE);
+        }
+    }
+
+    @Test
+    void aSyncMasterWhoseReplicaIsTooFarBehindAnswersSlaveNotAvailable() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "SYNC_MASTER",
+                "haSlaveFallbehindMax", "4096", "haPushWindowBytes", "8192");
+             RawReplica lagging = new RawReplica(master.haSocket())) {
+            lagging.hello(0);
+            lagging.welcome();
+            await(() -> master.store().replicas().size() == 1, WAIT, "raw replica to be streaming");
+            for (int i = 0; i < 40; i++) {
+                assertThat(master.store().append(List.of(message("Far", 0, "m" + i + "x".repeat(300))), false)
+                        .stored()).isTrue();
             }
+            assertThat(master.store().replicas()).singleElement()
+                    .satisfies(state -> assertThat(state.inSync()).isFalse());
+            assertThat(outcome(append(master, message("Far", 0, "one more"))).status())
+                    .isEqualTo(PutStatus.SLAVE_NOT_AVAILABLE);
         }
     }
 
     @Test
-    void failsAtOnceWithoutReplica() throws Exception {
-        Path masterRoot = root.resolve("master");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.SYNC_MASTER, masterRoot,
-                     masterStore)) {
-            master.start();
-            long end = put(masterStore, message("T", 0, "alone"));
-            master.appended(end);
-            CompletableFuture<Void> future = master.awaitReplicated(end, Duration.ofSeconds(30));
-            assertThat(future).isCompletedExceptionally();
-            assertThatThrownBy(future::join).cause().isInstanceOfSatisfying(PutStatusException.class,
-                    e -> assertThat(e.status()).isEqualTo(PutStatus.SLAVE_NOT_AVAILABLE));
-            assertThat(master.replicas()).isEmpty();
-        }
-    }
+    void inControllerModeASendWaitsForEverySyncStateSetMemberAndALostMemberIsReported() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "enableControllerMode", "true", "brokerId", "0",
+                "allAckInSyncStateSet", "true", "syncFlushTimeout", "30000")) {
+            master.store().becomeMaster(1, 0);
+            master.store().applySyncStateSet(Set.of(0L, 1L));
+            BlockingQueue<Long> lost = new LinkedBlockingQueue<>();
+            master.store().addSyncStateListener(new SyncStateListener() {
+                @Override
+                public void replicaLost(long brokerId) {
+                    lost.add(brokerId);
+                }
 
-    @Test
-    void failsAtOnceWhenEveryReplicaIsTooFarBehind() throws Exception {
-        Path masterRoot = root.resolve("master");
-        try (MessageStore masterStore = fixture.openStore(masterRoot);
-             PushReplicationStrategy master = fixture.strategy(
-                     haConfig("haSlaveFallbehindMax", "4096", "haPushWindowBytes", "8192"),
-                     BrokerRole.SYNC_MASTER, masterRoot, masterStore)) {
-            master.start();
-            try (RawReplica lagging = new RawReplica(master.listenAddress())) {
-                lagging.hello(0);
-                await(() -> master.replicas().size() == 1, WAIT, "raw replica to be streaming");
-                long end = burst(masterStore, master, 40, 300, "far");
-                assertThat(master.replicas()).singleElement()
-                        .satisfies(state -> assertThat(state.inSync()).isFalse());
-                CompletableFuture<Void> future = master.awaitReplicated(end, Duration.ofSeconds(30));
-                assertThatThrownBy(future::join).cause().isInstanceOfSatisfying(PutStatusException.class,
-                        e -> assertThat(e.status()).isEqualTo(PutStatus.SLAVE_NOT_AVAILABLE));
+                @Override
+                public void replicaCaughtUp(long brokerId) {
+                }
+            });
+            try (RawReplica raw = new RawReplica(master.haSocket())) {
+                raw.hello(1, 1, List.of());
+                Welcome welcome = raw.welcome();
+                assertThat(welcome.epoch()).isEqualTo(1);
+                await(() -> master.store().replicas().size() == 1, WAIT, "raw replica to be streaming");
+                AppendedPut put = append(master, message("Ctrl", 0, "both must hold it"));
+                long end = put.appended().endOffset();
+                RawReplica.Frame data = raw.next();
+                assertThat(data.type()).isEqualTo(PushFrameLayout.DATA);
+                assertThat(data.dataEpoch()).isEqualTo(1);
+                assertThat(data.confirm()).as("nothing confirmed before member 1 acknowledged").isZero();
+                assertThat(put.replicated()).isNotDone();
+                assertThat(master.store().getConfirmOffset()).isZero();
+
+                raw.ack(end);
+                assertThat(outcome(put).status()).isEqualTo(PutStatus.PUT_OK);
+                RawReplica.Frame heartbeat = raw.next();
+                assertThat(heartbeat.type()).as("the master tells the new confirm offset at once")
+                        .isEqualTo(PushFrameLayout.HEARTBEAT);
+                assertThat(heartbeat.confirm()).isEqualTo(end);
+                assertThat(master.store().getConfirmOffset()).isEqualTo(end);
             }
+            assertThat(lost.poll(WAIT.toSeconds(), TimeUnit.SECONDS)).as("member 1 reported lost").isEqualTo(1L);
         }
     }
 
     @Test
-    void slaveRoleRefusesMasterCalls() throws Exception {
-        Path replicaRoot = root.resolve("replica");
-        try (MessageStore store = fixture.openStore(replicaRoot);
-             PushReplicationStrategy master = fixture.strategy(haConfig(), BrokerRole.ASYNC_MASTER, replicaRoot,
-                     store)) {
-            PushReplicationStrategy replica = fixture.strategy(haConfig(), BrokerRole.SLAVE, replicaRoot, store);
-            assertThat(replica.awaitReplicated(1, WAIT)).isCompletedExceptionally();
-            assertThat(replica.replicas()).isEmpty();
-            assertThatThrownBy(() -> master.followMaster("127.0.0.1:1")).isInstanceOf(IllegalStateException.class);
-            replica.close();
-            replica.close();
-            assertThatThrownBy(() -> replica.followMaster("127.0.0.1:1")).isInstanceOf(IllegalStateException.class);
+    void syncReplicationToARealReplicaCostsAboutOneRoundTrip() throws Exception {
+        try (Node master = fixture.open(root.resolve("master"), "enableControllerMode", "true", "brokerId", "0",
+                "allAckInSyncStateSet", "true");
+             Node replica = fixture.open(root.resolve("replica"), "enableControllerMode", "true", "brokerId", "1");
+             Node classicMaster = fixture.open(root.resolve("classic-master"), "brokerRole", "SYNC_MASTER");
+             Node classicReplica = fixture.open(root.resolve("classic-replica"), "brokerRole", "SLAVE")) {
+            master.store().becomeMaster(1, 0);
+            master.store().applySyncStateSet(Set.of(0L, 1L));
+            replica.store().becomeReplica(1, master.haAddress(), 1);
+            classicReplica.store().becomeReplica(0, classicMaster.haAddress(), 1);
+            await(() -> master.store().replicas().size() == 1 && classicMaster.store().replicas().size() == 1, WAIT,
+                    "replicas to connect");
+            for (Node node : List.of(master, classicMaster)) {
+                long[] nanos = new long[500];
+                for (int i = 0; i < nanos.length; i++) {
+                    long begin = System.nanoTime();
+                    put(node.store(), message("Latency", i % 4, "message-" + i + "-" + "y".repeat(100)));
+                    nanos[i] = System.nanoTime() - begin;
+                }
+                LOG.info("{}: {} sequential synchronous puts, put to replicated: {}",
+                        node == master ? "controller mode, all-ack" : "SYNC_MASTER", nanos.length, summary(nanos));
+            }
+            awaitCaughtUp(master, replica);
+            awaitCaughtUp(classicMaster, classicReplica);
+            await(() -> replica.store().getConfirmOffset() == master.store().getCommitLogMaxOffset(), WAIT,
+                    "the replica's confirm offset");
+            assertSameLogsAndQueues(master, replica);
+            assertSameLogsAndQueues(classicMaster, classicReplica);
         }
     }
 
     private static String summary(long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        double mean = Arrays.stream(nanos).average().orElse(0) / 1000.0;
-        return String.format(java.util.Locale.ROOT, "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", mean,
-                sorted[sorted.length / 2] / 1000.0, sorted[(int) (sorted.length * 0.99)] / 1000.0,
-                sorted[sorted.length - 1] / 1000.0);
+        List<String> parts = new ArrayList<>();
+        parts.add(String.format(Locale.ROOT, "mean %.1f us", Arrays.stream(nanos).average().orElse(0) / 1000.0));
+        parts.add(String.format(Locale.ROOT, "p50 %.1f us", sorted[sorted.length / 2] / 1000.0));
+        parts.add(String.format(Locale.ROOT, "p99 %.1f us", sorted[(int) (sorted.length * 0.99)] / 1000.0));
+        return String.join(", ", parts);
     }
 }

@@ -2,7 +2,6 @@ package org.modmq.ha.push.config;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 
@@ -13,10 +12,6 @@ import org.modmq.api.config.ConfigValues;
  *     else {@code brokerIP1}, else 127.0.0.1
  * @param listenPort {@code haListenPort}: the master's HA port; default {@code listenPort} + 1
  *     (10912); 0 binds an ephemeral port
- * @param masterAddress {@code haMasterAddress}: {@code host:port} a replica follows from start-up;
- *     empty when the broker calls {@code followMaster} itself
- * @param fallBehindMaxBytes {@code haSlaveFallbehindMax}: a replica further behind the master's end
- *     than this is not in sync (default 256 MiB)
  * @param windowBytes {@code haPushWindowBytes} (modmq): bytes sent but not acknowledged, per replica,
  *     before the master stops sending (default 4 MiB)
  * @param maxFrameBytes {@code haTransferBatchSize}: largest data frame body (default 256 KiB)
@@ -28,16 +23,15 @@ import org.modmq.api.config.ConfigValues;
  *     ({@code haReconnectMinMillis} 100, {@code haReconnectMaxMillis} 5000)
  * @param reconnectMax longest reconnect delay
  */
-public record PushConfig(String bindHost, int listenPort, Optional<String> masterAddress, long fallBehindMaxBytes,
-                         int windowBytes, int maxFrameBytes, Duration heartbeatInterval, Duration silenceTimeout,
-                         Duration reconnectMin, Duration reconnectMax) {
+public record PushConfig(String bindHost, int listenPort, int windowBytes, int maxFrameBytes,
+                         Duration heartbeatInterval, Duration silenceTimeout, Duration reconnectMin,
+                         Duration reconnectMax) {
 
     /** Largest frame body either side accepts; larger frames close the connection. */
     public static final int MAX_FRAME_BODY = 16 * 1024 * 1024;
 
     public PushConfig {
         Objects.requireNonNull(bindHost, "bindHost");
-        Objects.requireNonNull(masterAddress, "masterAddress");
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(silenceTimeout, "silenceTimeout");
         Objects.requireNonNull(reconnectMin, "reconnectMin");
@@ -55,7 +49,6 @@ public record PushConfig(String bindHost, int listenPort, Optional<String> maste
             throw new ConfigException("haHousekeepingInterval=" + silenceTimeout.toMillis()
                     + " must be longer than haSendHeartbeatInterval=" + heartbeatInterval.toMillis());
         }
-        masterAddress.ifPresent(PushConfig::parseAddress);
     }
 
     /** Reads the keys above from {@code values}. */
@@ -66,10 +59,7 @@ public record PushConfig(String bindHost, int listenPort, Optional<String> maste
                 .or(() -> values.get("brokerIP1"))
                 .orElse("127.0.0.1");
         int port = values.intValue("haListenPort", values.intValue("listenPort", 10911) + 1);
-        Optional<String> master = values.get("haMasterAddress").filter(s -> !s.isEmpty());
-        return new PushConfig(host, port, master,
-                positive(values, "haSlaveFallbehindMax", 256L * 1024 * 1024),
-                (int) positive(values, "haPushWindowBytes", 4 * 1024 * 1024),
+        return new PushConfig(host, port, (int) positive(values, "haPushWindowBytes", 4 * 1024 * 1024),
                 (int) positive(values, "haTransferBatchSize", 256 * 1024),
                 Duration.ofMillis(positive(values, "haSendHeartbeatInterval", 1_000)),
                 Duration.ofMillis(positive(values, "haHousekeepingInterval", 10_000)),
@@ -79,7 +69,7 @@ public record PushConfig(String bindHost, int listenPort, Optional<String> maste
 
     private static long positive(ConfigValues values, String key, long defaultValue) {
         long value = values.longValue(key, defaultValue);
-        if (value <= 0 || value > Integer.MAX_VALUE && !key.equals("haSlaveFallbehindMax")) {
+        if (value <= 0 || value > Integer.MAX_VALUE) {
             throw new ConfigException(key + "=" + value + " must be a positive int");
         }
         return value;

@@ -6,57 +6,62 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.modmq.api.message.PutStatus;
-import org.modmq.api.message.PutStatusException;
-import org.modmq.api.spi.PluginContext;
-import org.modmq.api.spi.replication.ReplicaState;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
 import org.modmq.ha.push.transport.HaTransport;
 import org.modmq.ha.push.wire.PushFrameDecoder;
+import org.modmq.ha.push.wire.PushFrameLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master side of the push strategy: listens on the HA port, keeps one {@link ReplicaSession} per
- * connected replica and answers {@link #awaitReplicated}.
+ * The listening side of the push strategy: bound on the HA port from {@link #start()} on, whatever the
+ * role, it keeps one {@link ReplicaSession} per connection. While {@linkplain #serve serving} (master)
+ * sessions stream the log to their replicas; otherwise every new connection is refused with
+ * {@code NOT_MASTER}.
  *
- * <p>Threads: all public methods are thread-safe. {@link #appended} and {@link #awaitReplicated} never
- * block on a replica: they queue work on the event loop (one thread, {@code modmq-ha-push-master-*})
- * and return. Futures from {@link #awaitReplicated} complete on the event loop that read the
- * acknowledgement, or on the context's scheduler when they time out.
+ * <p>Threads: all public methods are thread-safe; {@link #serve}, {@link #stopServing} and
+ * {@link #close} are called one at a time by the strategy. {@link #appended} never blocks: it queues a
+ * send pass on each streaming session's event loop (one thread, {@code modmq-ha-push-master-*}).
  */
 public final class PushMaster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PushMaster.class);
+    private static final long CLOSE_WAIT_MILLIS = 2_000;
 
     private final PushConfig config;
     private final ReplicatedLog log;
-    private final PluginContext plugin;
-    private final List<ReplicaSession> streaming = new CopyOnWriteArrayList<>();
-    private final ReplicationWaiters waiters;
+    private final ReplicaProgress progress;
+    private final Clock clock;
+    private final Set<ReplicaSession> sessions = new CopyOnWriteArraySet<>();
     private MultiThreadIoEventLoopGroup group;
     private Channel server;
+    private volatile boolean serving;
+    private volatile int epoch;
     private boolean closed;
 
-    public PushMaster(PushConfig config, ReplicatedLog log, PluginContext plugin) {
+    public PushMaster(PushConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
-        this.plugin = Objects.requireNonNull(plugin, "plugin");
-        this.waiters = new ReplicationWaiters(plugin.scheduler());
+        this.progress = Objects.requireNonNull(progress, "progress");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * Binds {@code bindHost:listenPort}. Called once.
+     * Binds {@code bindHost:listenPort}; not serving yet. Called once.
      *
-     * @throws IllegalStateException when the port cannot be bound, naming the address
+     * @throws UncheckedIOException when the port cannot be bound, naming the address
      */
     public synchronized void start() {
         if (closed || group != null) {
@@ -72,18 +77,21 @@ public final class PushMaster implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new PushFrameDecoder(PushConfig.MAX_FRAME_BODY),
-                                new ReplicaSession(PushMaster.this, log, config, plugin.clock()));
+                        channel.pipeline().addLast(
+                                new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH),
+                                new ReplicaSession(PushMaster.this, log, progress, config, clock));
                     }
                 });
         InetSocketAddress address = new InetSocketAddress(config.bindHost(), config.listenPort());
         try {
             server = bootstrap.bind(address).syncUninterruptibly().channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // Netty rethrows the bind's IOException unchecked
             HaTransport.shutdown(group);
-            throw new IllegalStateException("cannot listen for replicas on " + address + ": " + e, e);
+            throw new UncheckedIOException("cannot listen for replicas on " + address + " (haListenPort, haBindAddress)",
+                    e instanceof IOException io ? io : new IOException(e.toString(), e));
         }
-        LOG.info("push master listening for replicas on {}", server.localAddress());
+        LOG.info("push HA listener on {}", server.localAddress());
     }
 
     /** The bound address (the real port when {@code haListenPort=0}); null before {@link #start()}. */
@@ -91,88 +99,103 @@ public final class PushMaster implements AutoCloseable {
         return server == null ? null : (InetSocketAddress) server.localAddress();
     }
 
-    /** The log now ends at {@code endOffset}: every streaming replica is sent the new bytes at once. */
-    public void appended(long endOffset) {
-        for (ReplicaSession session : streaming) {
+    /**
+     * Serves replicas as master of {@code servingEpoch} from now on. Connections served in another epoch
+     * are closed first (their replicas reconnect and handshake against the new history).
+     */
+    public void serve(int servingEpoch) {
+        if (serving && epoch == servingEpoch) {
+            return;
+        }
+        if (serving) {
+            closeSessions("master epoch " + epoch + " -> " + servingEpoch);
+        }
+        epoch = servingEpoch;
+        serving = true;
+        LOG.info("push master serving replicas in epoch {}", servingEpoch);
+    }
+
+    /** Stops serving: every replica connection is closed (waiting briefly) and new ones are refused. */
+    public void stopServing() {
+        if (!serving) {
+            return;
+        }
+        serving = false;
+        closeSessions("this broker is no longer the master");
+        LOG.info("push master stopped serving replicas");
+    }
+
+    /** Whether sessions may stream now. */
+    boolean serving() {
+        return serving;
+    }
+
+    /** The epoch served in. */
+    int epoch() {
+        return epoch;
+    }
+
+    /** An unordered hint that the log grew: each streaming session sends up to the log's end. */
+    public void appended() {
+        for (ReplicaSession session : sessions) {
             session.kick();
         }
     }
 
-    /**
-     * Completes when an in-sync replica acknowledged {@code offset}; fails at once with
-     * {@code SLAVE_NOT_AVAILABLE} when no replica is in sync, after {@code timeout} with
-     * {@code FLUSH_SLAVE_TIMEOUT}.
-     */
-    public CompletableFuture<Void> awaitReplicated(long offset, Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        long end = Math.max(log.maxOffset(), offset);
-        boolean any = false;
-        for (ReplicaSession session : streaming) {
-            if (session.inSync(end)) {
-                if (session.ackedOffset() >= offset) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                any = true;
+    /** The sessions connected now (any state). */
+    List<ReplicaSession> sessions() {
+        return List.copyOf(sessions);
+    }
+
+    /** Registers a new connection; returns whether it may be served (else the session refuses it). */
+    boolean opened(ReplicaSession session) {
+        sessions.add(session);
+        // Read after the add: a concurrent stopServing either sees this session or this sees it stopped.
+        return serving;
+    }
+
+    void closed(ReplicaSession session) {
+        sessions.remove(session);
+    }
+
+    private void closeSessions(String why) {
+        List<Channel> channels = new ArrayList<>();
+        for (ReplicaSession session : sessions) {
+            Channel channel = session.stop(why);
+            if (channel != null) {
+                channels.add(channel);
             }
         }
-        if (!any) {
-            return CompletableFuture.failedFuture(new PutStatusException(PutStatus.SLAVE_NOT_AVAILABLE,
-                    streaming.isEmpty() ? "no replica connected"
-                            : "every replica is more than haSlaveFallbehindMax=" + config.fallBehindMaxBytes()
-                            + " bytes behind"));
-        }
-        return waiters.register(offset, timeout, this::bestInSyncAck);
-    }
-
-    /** The replicas streaming now. */
-    public List<ReplicaState> replicas() {
-        long end = log.maxOffset();
-        List<ReplicaState> states = new ArrayList<>();
-        for (ReplicaSession session : streaming) {
-            states.add(session.state(end));
-        }
-        return List.copyOf(states);
-    }
-
-    void sessionStreaming(ReplicaSession session) {
-        streaming.add(session);
-    }
-
-    void sessionClosed(ReplicaSession session) {
-        streaming.remove(session);
-    }
-
-    void acknowledged(ReplicaSession session, long offset) {
-        if (session.inSync(log.maxOffset())) {
-            waiters.acknowledged(offset);
-        }
-    }
-
-    private long bestInSyncAck() {
-        long end = log.maxOffset();
-        long best = -1;
-        for (ReplicaSession session : streaming) {
-            if (session.inSync(end)) {
-                best = Math.max(best, session.ackedOffset());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        for (Channel channel : channels) {
+            if (channel.eventLoop().inEventLoop()) {
+                continue;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !channel.closeFuture().awaitUninterruptibly(left, TimeUnit.NANOSECONDS)) {
+                LOG.warn("replica connection {} still closing after {} ms", channel.remoteAddress(), CLOSE_WAIT_MILLIS);
+                return;
             }
         }
-        return best;
     }
 
-    /** Stops listening, closes every replica connection and fails pending waiters. Idempotent. */
+    /** Stops listening and closes every replica connection. Idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        serving = false;
+        for (ReplicaSession session : sessions) {
+            session.stop("push replication stopped");
+        }
         if (server != null) {
-            server.close().awaitUninterruptibly();
+            server.close().awaitUninterruptibly(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         }
         if (group != null) {
             HaTransport.shutdown(group);
         }
-        waiters.failAll(PutStatus.SLAVE_NOT_AVAILABLE, "push replication stopped");
         LOG.info("push master stopped");
     }
 }

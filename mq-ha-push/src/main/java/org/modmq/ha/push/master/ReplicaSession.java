@@ -6,27 +6,36 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.modmq.api.spi.replication.ReplicaState;
+import org.modmq.api.spi.replication.EpochEntry;
+import org.modmq.api.spi.replication.ReplicaLink;
+import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
+import org.modmq.ha.push.sync.EpochSpan;
+import org.modmq.ha.push.sync.Handshake;
 import org.modmq.ha.push.transport.LinkLiveness;
+import org.modmq.ha.push.wire.Hello;
+import org.modmq.ha.push.wire.MalformedFrameException;
 import org.modmq.ha.push.wire.PushFrame;
 import org.modmq.ha.push.wire.PushFrameLayout;
 import org.modmq.ha.push.wire.Refusal;
-import org.modmq.ha.push.wire.TailChecksum;
+import org.modmq.ha.push.wire.Welcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's side of one replica connection: waits for the hello, then pushes every appended byte
- * within the unacknowledged-bytes window, reads acknowledgements, heartbeats when idle and closes a
- * silent connection.
+ * The master's side of one replica connection: refuses it at once unless the broker is master, else
+ * answers its HELLO ({@link Handshake}) with a WELCOME or a REFUSE, then pushes the log from the
+ * agreed offset up to its end within the unacknowledged-bytes window, one epoch per DATA frame, reads
+ * acknowledgements and reports them to the store ({@link ReplicaProgress}), tells the replica when the
+ * confirm offset rose, heartbeats when idle and closes a silent connection.
  *
- * <p>Threads: everything but {@link #kick()}, {@link #ackedOffset()} and {@link #state(long)} runs on
- * the channel's event loop. {@link #kick()} may be called from any thread and never blocks: it queues
- * one send pass on the event loop unless one is queued already, and that pass sends everything
- * appended up to then.
+ * <p>Threads: everything but {@link #kick()} and {@link #stop} runs on the channel's event loop. Both
+ * may be called from any thread and never block: {@link #kick()} queues one send pass unless one is
+ * queued already, and that pass sends everything appended up to then ({@code log.maxOffset()}, whatever
+ * the hint said). Buffers: each received frame is released here; each written one is the channel's.
  */
 final class ReplicaSession extends ChannelInboundHandlerAdapter {
 
@@ -37,44 +46,50 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
 
     private final PushMaster master;
     private final ReplicatedLog log;
+    private final ReplicaProgress progress;
     private final PushConfig config;
     private final LinkLiveness liveness;
     private final AtomicBoolean sendQueued = new AtomicBoolean();
     private volatile State state = State.AWAITING_HELLO;
-    private volatile long acked;
-    private volatile String address = "?";
+    private volatile boolean stopped;
+    private String address = "?";
+    private volatile Channel channel;
+    private ReplicaLink link;
+    private List<EpochEntry> history = List.of();
+    private int epoch;
     private long next;
-    private Channel channel;
+    private long acked;
+    private long confirmSent;
+    private boolean acksRead;
 
-    ReplicaSession(PushMaster master, ReplicatedLog log, PushConfig config, Clock clock) {
+    ReplicaSession(PushMaster master, ReplicatedLog log, ReplicaProgress progress, PushConfig config, Clock clock) {
         this.master = master;
         this.log = log;
+        this.progress = progress;
         this.config = config;
         this.liveness = new LinkLiveness(config, clock);
     }
 
-    long ackedOffset() {
-        return acked;
-    }
-
-    boolean streaming() {
-        return state == State.STREAMING;
-    }
-
-    /** Whether this replica counts for synchronous replication while the master's log ends at {@code masterEnd}. */
-    boolean inSync(long masterEnd) {
-        return state == State.STREAMING && masterEnd - acked <= config.fallBehindMaxBytes();
-    }
-
-    ReplicaState state(long masterEnd) {
-        return new ReplicaState(address, acked, inSync(masterEnd));
+    State state() {
+        return state;
     }
 
     /** Queues a send pass on the event loop; returns at once. */
     void kick() {
-        if (state == State.STREAMING && sendQueued.compareAndSet(false, true)) {
+        if (state == State.STREAMING && !stopped && sendQueued.compareAndSet(false, true)) {
             channel.eventLoop().execute(this::send);
         }
+    }
+
+    /** Closes the connection from any thread; nothing is sent or reported after this returns. */
+    Channel stop(String why) {
+        stopped = true;
+        Channel current = channel;
+        if (current != null) {
+            LOG.info("replica {}: closing ({})", address, why);
+            current.close();
+        }
+        return current;
     }
 
     @Override
@@ -82,7 +97,11 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
         channel = ctx.channel();
         address = String.valueOf(channel.remoteAddress()).replaceFirst("^/", "");
         liveness.start(channel, "replica " + address, this::housekeep);
-        LOG.info("replica {} connected", address);
+        if (!master.opened(this) || stopped) {
+            refuse(Refusal.NOT_MASTER, "this broker is a replica and serves no replicas");
+        } else {
+            LOG.info("replica {} connected", address);
+        }
         ctx.fireChannelActive();
     }
 
@@ -90,7 +109,10 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         liveness.stop();
         transition(State.CLOSED, "connection closed");
-        master.sessionClosed(this);
+        master.closed(this);
+        if (link != null) {
+            progress.disconnected(link);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -110,6 +132,15 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (acksRead) {
+            acksRead = false;
+            send();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
             send();
@@ -123,43 +154,40 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
     }
 
     private void onHello(PushFrame frame) {
-        ByteBuf body = frame.body();
-        if (frame.type() != PushFrameLayout.HELLO || body.readableBytes() < PushFrameLayout.HELLO_BODY_LENGTH
-                || body.getInt(body.readerIndex()) != PushFrameLayout.MAGIC) {
-            refuse(Refusal.PROTOCOL, "expected a push HELLO frame, got type " + frame.type());
+        Hello hello;
+        try {
+            hello = Hello.decode(frame);
+        } catch (MalformedFrameException e) {
+            refuse(Refusal.PROTOCOL, e.getMessage());
             return;
         }
-        short version = body.getShort(body.readerIndex() + 4);
-        if (version != PushFrameLayout.VERSION) {
-            refuse(Refusal.PROTOCOL, "protocol version " + version + " unsupported, master speaks "
-                    + PushFrameLayout.VERSION);
+        if (stopped || !master.serving()) {
+            refuse(Refusal.NOT_MASTER, "this broker is a replica and serves no replicas");
             return;
         }
-        long replicaEnd = frame.offset();
-        int checkLength = body.getInt(body.readerIndex() + 6);
-        int crc = body.getInt(body.readerIndex() + 10);
-        long masterEnd = log.maxOffset();
-        long masterStart = log.minOffset();
-        if (replicaEnd > masterEnd) {
-            refuse(Refusal.DIVERGED, "replica log ends at " + replicaEnd + ", beyond the master's end " + masterEnd
-                    + ": it holds bytes the master lacks");
+        Handshake.Answer answer;
+        try {
+            answer = Handshake.answer(hello, master.epoch(), log);
+        } catch (IndexOutOfBoundsException e) {
+            refuse(Refusal.GAP, "the master no longer holds the replica's tail: " + e.getMessage());
             return;
         }
-        if (replicaEnd < masterStart) {
-            refuse(Refusal.GAP, "replica needs offset " + replicaEnd + " but the master's log starts at "
-                    + masterStart);
+        if (!answer.accepted()) {
+            refuse(answer.refusal(), answer.detail());
             return;
         }
-        if (checkLength > 0 && replicaEnd - checkLength >= masterStart
-                && TailChecksum.crc(log, replicaEnd, checkLength) != crc) {
-            refuse(Refusal.DIVERGED, "the " + checkLength + " bytes below offset " + replicaEnd
-                    + " differ from the master's");
-            return;
-        }
-        next = replicaEnd;
-        acked = replicaEnd;
-        transition(State.STREAMING, "hello at offset " + replicaEnd + ", master ends at " + masterEnd);
-        master.sessionStreaming(this);
+        Welcome welcome = answer.welcome();
+        history = log.epochs();
+        epoch = welcome.epoch();
+        next = welcome.startOffset();
+        acked = next;
+        confirmSent = Math.min(welcome.confirmOffset(), next);
+        link = new ReplicaLink(address, hello.brokerId());
+        transition(State.STREAMING, "broker id " + hello.brokerId() + ", replica ends at " + hello.maxOffset()
+                + ", cut at " + welcome.truncateOffset() + ", streaming from " + next + " in epoch " + epoch
+                + ", master ends at " + welcome.maxOffset());
+        liveness.write(welcome.encode(channel.alloc()));
+        progress.acknowledged(link, next);
         send();
     }
 
@@ -175,22 +203,25 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
             channel.close();
             return;
         }
-        if (offset > acked) {
-            long before = acked;
+        if (offset > acked && !stopped) {
             acked = offset;
-            master.acknowledged(this, offset);
-            if (next - before >= config.windowBytes()) {
-                send();
-            }
+            progress.acknowledged(link, offset);
         }
+        acksRead = true;
     }
 
+    /**
+     * Sends DATA from {@code next} up to the log's end while the window and the channel allow, each frame
+     * within one segment and one epoch, then a HEARTBEAT when the confirm offset rose past what the replica
+     * was told about the bytes it was sent.
+     */
     private void send() {
         sendQueued.set(false);
-        if (state != State.STREAMING) {
+        if (state != State.STREAMING || stopped) {
             return;
         }
         long end = log.maxOffset();
+        long confirm = log.confirmOffset();
         boolean wrote = false;
         try {
             while (next < end && channel.isWritable()) {
@@ -198,22 +229,32 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
                 if (room <= 0) {
                     break;
                 }
-                int want = (int) Math.min(Math.min(room, config.maxFrameBytes()), end - next);
+                EpochSpan span = EpochSpan.at(history, next);
+                int want = (int) Math.min(Math.min(room, config.maxFrameBytes()), Math.min(end, span.end()) - next);
                 ByteBuf view = log.read(next, want);
                 int n = view.readableBytes();
                 if (n == 0) {
                     view.release();
                     break;
                 }
-                channel.write(PushFrameLayout.header(channel.alloc(), PushFrameLayout.DATA, next, n),
-                        channel.voidPromise());
+                long frameConfirm = Math.min(confirm, next + n);
+                channel.write(PushFrameLayout.dataHeader(channel.alloc(), next, n, span.epoch(), span.start(),
+                        frameConfirm), channel.voidPromise());
                 channel.write(view, channel.voidPromise());
                 next += n;
+                confirmSent = Math.max(confirmSent, frameConfirm);
                 wrote = true;
             }
         } catch (IndexOutOfBoundsException e) {
             LOG.warn("replica {}: offset {} no longer readable ({}), closing", address, next, e.getMessage());
             channel.close();
+            return;
+        }
+        long due = Math.min(confirm, next);
+        if (due > confirmSent) {
+            channel.write(PushFrameLayout.heartbeat(channel.alloc(), end, epoch, due), channel.voidPromise());
+            confirmSent = due;
+            wrote = true;
         }
         if (wrote) {
             channel.flush();
@@ -223,17 +264,19 @@ final class ReplicaSession extends ChannelInboundHandlerAdapter {
 
     /** A housekeeping tick while the replica is not silent: sends what is due, or a heartbeat when idle. */
     private void housekeep(long now) {
-        if (state == State.STREAMING) {
+        if (state == State.STREAMING && !stopped) {
             send();
             if (liveness.heartbeatDue(now)) {
-                liveness.writeEmpty(PushFrameLayout.HEARTBEAT, log.maxOffset());
+                long due = Math.min(log.confirmOffset(), next);
+                confirmSent = Math.max(confirmSent, due);
+                liveness.write(PushFrameLayout.heartbeat(channel.alloc(), log.maxOffset(), epoch, due));
             }
         }
     }
 
     private void refuse(Refusal reason, String detail) {
-        LOG.error("refusing replica {}: {} ({})", address, detail, reason);
-        transition(State.REFUSED, detail);
+        LOG.warn("refusing replica {}: {} ({})", address, detail, reason);
+        transition(State.REFUSED, reason + ": " + detail);
         channel.writeAndFlush(PushFrameLayout.refuse(channel.alloc(), log.maxOffset(), reason, detail))
                 .addListener(ChannelFutureListener.CLOSE);
     }

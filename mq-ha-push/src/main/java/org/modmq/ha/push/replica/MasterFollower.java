@@ -6,22 +6,26 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
 import org.modmq.ha.push.config.PushConfig.HostPort;
 import org.modmq.ha.push.transport.HaTransport;
 import org.modmq.ha.push.wire.PushFrameDecoder;
+import org.modmq.ha.push.wire.PushFrameLayout;
 import org.modmq.ha.push.wire.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The replica side of the push strategy: keeps one connection to the master it follows, reconnecting
- * with exponential backoff ({@code haReconnectMinMillis} doubling up to {@code haReconnectMaxMillis})
- * after a drop, and stops following when the master refuses it.
+ * The replica side of the push strategy: keeps one connection ({@link FollowSession}) to the master it
+ * was told to follow, reconnecting with exponential backoff ({@code haReconnectMinMillis} doubling up to
+ * {@code haReconnectMaxMillis}) after a drop or a retryable refusal (the broker there is not master yet,
+ * or is a stale master). It stops following when the master refuses it for good ({@link State#REFUSED})
+ * or when the log refuses a replicated write because the store is changing role
+ * ({@link State#SUSPENDED}); the next {@link #follow} call starts again.
  *
  * <p>Threads: public methods are thread-safe and return without waiting for the network. Connections
  * run on one event loop thread named {@code modmq-ha-push-replica-*}.
@@ -31,24 +35,28 @@ public final class MasterFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MasterFollower.class);
 
     /** Lifecycle; transitions go through {@link #transition}. */
-    public enum State { IDLE, CONNECTING, FOLLOWING, REFUSED, CLOSED }
+    public enum State { IDLE, CONNECTING, FOLLOWING, REFUSED, SUSPENDED, CLOSED }
+
+    /** Whom to follow: the master's HA address, the epoch the store follows in and this broker's id. */
+    record Target(String address, int epoch, long brokerId) {
+    }
 
     private final PushConfig config;
     private final ReplicatedLog log;
-    private final PluginContext plugin;
+    private final Clock clock;
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private State state = State.IDLE;
-    private String target;
+    private Target target;
     private long generation;
     private long backoffMillis;
     private Channel channel;
-    private FollowSession session;
+    private volatile FollowSession session;
 
-    public MasterFollower(PushConfig config, ReplicatedLog log, PluginContext plugin) {
+    public MasterFollower(PushConfig config, ReplicatedLog log, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
-        this.plugin = Objects.requireNonNull(plugin, "plugin");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.backoffMillis = config.reconnectMin().toMillis();
         this.group = HaTransport.newGroup("modmq-ha-push-replica", 1);
         this.bootstrap = new Bootstrap()
@@ -60,27 +68,30 @@ public final class MasterFollower implements AutoCloseable {
     }
 
     /**
-     * Follows the master at {@code haAddress} ({@code host:port}) from now on, dropping any current
-     * connection; null stops following. Following the same address again keeps the connection.
+     * Follows the master at {@code haAddress} ({@code host:port}) in {@code epoch} as broker
+     * {@code brokerId} from now on, dropping any current connection; a null address stops following.
+     * The same target again keeps a live connection (or one being retried).
      *
      * @throws org.modmq.api.config.ConfigException when the address is not {@code host:port}
+     * @throws IllegalStateException after {@link #close()}
      */
-    public synchronized void follow(String haAddress) {
+    public synchronized void follow(int epoch, String haAddress, long brokerId) {
         if (state == State.CLOSED) {
             throw new IllegalStateException("push replica closed");
         }
         if (haAddress != null) {
             PushConfig.parseAddress(haAddress);
         }
-        if (Objects.equals(haAddress, target) && state != State.REFUSED) {
+        Target next = haAddress == null ? null : new Target(haAddress, epoch, brokerId);
+        if (Objects.equals(next, target) && (state == State.CONNECTING || state == State.FOLLOWING)) {
             return;
         }
         generation++;
-        target = haAddress;
+        target = next;
         backoffMillis = config.reconnectMin().toMillis();
         dropConnection();
-        if (haAddress == null) {
-            transition(State.IDLE, "told to stop following");
+        if (next == null) {
+            transition(State.IDLE, "told to follow nobody");
         } else {
             connect(generation);
         }
@@ -91,47 +102,53 @@ public final class MasterFollower implements AutoCloseable {
         return state;
     }
 
-    private void connect(long expected) {
-        synchronized (this) {
-            if (state == State.CLOSED || generation != expected || target == null) {
-                return;
-            }
-            transition(State.CONNECTING, "connecting to " + target);
-            HostPort address = PushConfig.parseAddress(target);
-            FollowSession next = new FollowSession(this, log, config, plugin.clock(), target);
-            session = next;
-            ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<>() {
-                @Override
-                protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(new PushFrameDecoder(PushConfig.MAX_FRAME_BODY), next);
-                }
-            }).connect(address.host(), address.port());
-            channel = future.channel();
-            future.addListener(done -> {
-                if (!done.isSuccess()) {
-                    LOG.warn("cannot connect to master {}: {}", address.host() + ":" + address.port(),
-                            String.valueOf(done.cause()));
-                    retryLater(expected);
-                }
-            });
+    /** Whether {@code candidate} is the connection frames should be applied from. */
+    boolean current(FollowSession candidate) {
+        return session == candidate;
+    }
+
+    private synchronized void connect(long expected) {
+        if (state == State.CLOSED || generation != expected || target == null) {
+            return;
         }
+        Target to = target;
+        transition(State.CONNECTING, "connecting to " + to.address() + " in epoch " + to.epoch());
+        HostPort address = PushConfig.parseAddress(to.address());
+        FollowSession next = new FollowSession(this, log, config, clock, to);
+        session = next;
+        ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(
+                        new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH), next);
+            }
+        }).connect(address.host(), address.port());
+        channel = future.channel();
+        future.addListener(done -> {
+            if (!done.isSuccess()) {
+                LOG.warn("cannot connect to master {}: {}", to.address(), String.valueOf(done.cause()));
+                retryLater(expected);
+            }
+        });
     }
 
     private synchronized void retryLater(long expected) {
-        if (state == State.CLOSED || state == State.REFUSED || generation != expected || target == null) {
+        if (state != State.CONNECTING || generation != expected || target == null) {
             return;
         }
         long delay = backoffMillis;
         backoffMillis = Math.min(backoffMillis * 2, config.reconnectMax().toMillis());
-        LOG.info("reconnecting to master {} in {} ms", target, delay);
+        LOG.info("reconnecting to master {} in {} ms", target.address(), delay);
         group.schedule(() -> connect(expected), delay, TimeUnit.MILLISECONDS);
     }
 
-    synchronized void masterAlive() {
-        backoffMillis = config.reconnectMin().toMillis();
-        if (state == State.CONNECTING) {
-            transition(State.FOLLOWING, "master " + target + " streaming");
+    /** {@code from} agreed with its master and streams now. */
+    synchronized void following(FollowSession from, String detail) {
+        if (from != session) {
+            return;
         }
+        backoffMillis = config.reconnectMin().toMillis();
+        transition(State.FOLLOWING, detail);
     }
 
     synchronized void connectionLost(FollowSession lost) {
@@ -141,22 +158,33 @@ public final class MasterFollower implements AutoCloseable {
         session = null;
         channel = null;
         if (state == State.FOLLOWING || state == State.CONNECTING) {
-            transition(State.CONNECTING, "connection to " + target + " lost");
+            transition(State.CONNECTING, "connection to " + target.address() + " lost");
             retryLater(generation);
         }
     }
 
+    /** The master refused {@code from}; a retryable refusal is retried when the connection drops. */
     synchronized void refused(FollowSession from, Refusal reason, String detail) {
         if (from != session) {
             return;
         }
-        if (reason == Refusal.DIVERGED) {
-            LOG.error("master {} refused this replica: its CommitLog has bytes the master lacks or that differ "
-                    + "from the master's ({}); no longer following until the log is truncated", target, detail);
-        } else {
-            LOG.error("master {} refused this replica ({}): {}; no longer following", target, reason, detail);
+        if (reason.retryable()) {
+            LOG.warn("master {} refused this replica for now ({}): {}; trying again", target.address(), reason, detail);
+            transition(State.CONNECTING, reason + ": " + detail);
+            return;
         }
+        LOG.error("master {} refused this replica ({}): {}; no longer following until told again",
+                target.address(), reason, detail);
         transition(State.REFUSED, reason + ": " + detail);
+    }
+
+    /** The log refused a replicated write (the store is changing role): wait for the next {@link #follow}. */
+    synchronized void suspended(FollowSession from, String detail) {
+        if (from != session) {
+            return;
+        }
+        transition(State.SUSPENDED, detail);
+        dropConnection();
     }
 
     private void dropConnection() {

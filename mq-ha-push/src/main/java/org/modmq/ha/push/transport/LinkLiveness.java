@@ -1,5 +1,6 @@
 package org.modmq.ha.push.transport;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import java.time.Clock;
@@ -8,7 +9,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.modmq.ha.push.config.PushConfig;
-import org.modmq.ha.push.wire.PushFrameLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * The timing both ends of a push connection share: when the connection last read and last wrote, a
  * housekeeping task on the channel's event loop that closes the connection once the peer has been silent
  * longer than {@link PushConfig#silenceTimeout()} and otherwise gives the session a tick, and the
- * body-less frames (a replica's ACK, a master's HEARTBEAT) that reset the write time. Whether a tick
+ * writes of whole frames that reset the write time (a replica's ACK, a master's HEARTBEAT). Whether a tick
  * sends a heartbeat is the session's decision ({@link #heartbeatDue(long)}). An error on the connection
  * closes it ({@link #closeAfterError}).
  *
@@ -83,12 +83,12 @@ public final class LinkLiveness {
     }
 
     /**
-     * Writes and flushes a body-less frame ({@link PushFrameLayout#ACK}, {@link PushFrameLayout#HEARTBEAT})
-     * carrying {@code offset}, and records the write. The buffer is the channel's to release.
+     * Writes and flushes a whole {@code frame} (an ACK, a HEARTBEAT, a WELCOME) and records the write. The
+     * buffer is the channel's to release.
      */
-    public void writeEmpty(byte type, long offset) {
+    public void write(ByteBuf frame) {
         lastWriteMillis = clock.millis();
-        channel.writeAndFlush(PushFrameLayout.empty(channel.alloc(), type, offset), channel.voidPromise());
+        channel.writeAndFlush(frame, channel.voidPromise());
     }
 
     /** Logs {@code cause} and closes the connection; for the session's {@code exceptionCaught}. */

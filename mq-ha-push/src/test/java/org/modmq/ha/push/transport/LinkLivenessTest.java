@@ -69,14 +69,17 @@ class LinkLivenessTest {
         elapse(1);
         assertThat(liveness.heartbeatDue(clock.millis())).isTrue();
 
-        liveness.writeEmpty(PushFrameLayout.HEARTBEAT, 42);
+        liveness.write(PushFrameLayout.heartbeat(channel.alloc(), 42, 3, 40));
         assertThat(liveness.heartbeatDue(clock.millis())).isFalse();
         ByteBuf frame = channel.readOutbound();
         try {
-            assertThat(frame.readableBytes()).isEqualTo(PushFrameLayout.HEADER_LENGTH);
+            assertThat(frame.readableBytes()).isEqualTo(PushFrameLayout.HEADER_LENGTH
+                    + PushFrameLayout.HEARTBEAT_BODY_LENGTH);
             assertThat(frame.readByte()).isEqualTo(PushFrameLayout.HEARTBEAT);
             assertThat(frame.readLong()).isEqualTo(42);
-            assertThat(frame.readInt()).isZero();
+            assertThat(frame.readInt()).isEqualTo(PushFrameLayout.HEARTBEAT_BODY_LENGTH);
+            assertThat(frame.readInt()).as("epoch").isEqualTo(3);
+            assertThat(frame.readLong()).as("confirmOffset").isEqualTo(40);
         } finally {
             frame.release();
         }

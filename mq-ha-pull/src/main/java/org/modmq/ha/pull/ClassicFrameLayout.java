@@ -4,8 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
- * The classic HA wire format (RocketMQ {@code HAService}); all integers big-endian, no framing beyond
- * what is shown, no handshake.
+ * The classic HA wire format (RocketMQ {@code DefaultHAClient} / {@code DefaultHAConnection}, used when
+ * {@code enableControllerMode} is off); all integers big-endian, no framing beyond what is shown, no
+ * handshake.
  *
  * <pre>
  * slave -> master, a report (the slave's acknowledgement; RocketMQ: slave max phy offset)
@@ -22,7 +23,7 @@ import io.netty.buffer.ByteBufAllocator;
  *   starts in, free to cut a record; size 0 = heartbeat carrying the next offset to be sent
  * </pre>
  */
-final class HaFrameLayout {
+final class ClassicFrameLayout {
 
     /** Bytes of one slave report. */
     static final int REPORT_LENGTH = 8;
@@ -30,10 +31,13 @@ final class HaFrameLayout {
     static final int HEADER_LENGTH = 12;
     /** Where the body size sits in the header. */
     static final int SIZE_FIELD_OFFSET = 8;
-    /** Largest body a slave accepts (a master of another implementation may send more than 32 KiB). */
+    /**
+     * Largest body a replica accepts (a master of another implementation may send more than 32 KiB; a
+     * RocketMQ replica reads into a 4 MiB buffer).
+     */
     static final int MAX_BODY = 4 * 1024 * 1024;
 
-    private HaFrameLayout() {
+    private ClassicFrameLayout() {
     }
 
     /** A frame header; the caller owns it. */

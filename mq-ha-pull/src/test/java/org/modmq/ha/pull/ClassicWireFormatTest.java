@@ -3,10 +3,8 @@ package org.modmq.ha.pull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.modmq.ha.pull.TestStores.SEGMENT;
 import static org.modmq.ha.pull.TestStores.bytes;
-import static org.modmq.ha.pull.TestStores.haValues;
-import static org.modmq.ha.pull.TestStores.open;
+import static org.modmq.ha.pull.TestStores.classicMaster;
 import static org.modmq.ha.pull.TestStores.putMany;
-import static org.modmq.ha.pull.TestStores.strategy;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -22,15 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.modmq.api.config.BrokerRole;
-import org.modmq.store.MessageStore;
+import org.modmq.api.config.ConfigValues;
 import org.modmq.testkit.NettyLeakCheck;
 
-/** A raw socket plays a classic slave and checks every byte the master sends. */
+/** A raw socket plays a classic slave against a real store's master and checks every byte it sends. */
 @Tag("integration")
 @Timeout(60)
 @ExtendWith(NettyLeakCheck.class)
-class HaWireFormatTest {
+class ClassicWireFormatTest {
 
     @TempDir
     Path dir;
@@ -53,19 +50,20 @@ class HaWireFormatTest {
         return new Frame(offset, body);
     }
 
-    private static Socket connect(PullReplicationStrategy master) throws IOException {
-        Socket socket = new Socket("127.0.0.1", master.listenAddress().getPort());
+    private HaNode master(ConfigValues values) {
+        return HaNode.open(dir, values, scheduler);
+    }
+
+    private static Socket connect(HaNode master) throws IOException {
+        Socket socket = new Socket("127.0.0.1", master.strategy.listenAddress().getPort());
         socket.setSoTimeout(10_000);
         return socket;
     }
 
     @Test
     void streamsFromZeroThenSendsHeartbeats() throws Exception {
-        try (MessageStore store = open(dir, scheduler);
-             PullReplicationStrategy master = strategy(haValues().with("haSendHeartbeatInterval", "200"), store,
-                     BrokerRole.ASYNC_MASTER, dir, scheduler)) {
-            master.start();
-            long end = putMany(store, master, "w-", 10, 100);
+        try (HaNode master = master(classicMaster("ASYNC_MASTER").with("haSendHeartbeatInterval", "200"))) {
+            long end = putMany(master.store, "w-", 10, 100);
             assertThat(end).isLessThan(PullConfig.DEFAULT_BATCH);
             try (Socket socket = connect(master)) {
                 DataInputStream in = new DataInputStream(socket.getInputStream());
@@ -74,7 +72,7 @@ class HaWireFormatTest {
                 out.flush();
                 Frame data = readFrame(in);
                 assertThat(data.offset()).isZero();
-                assertThat(data.body()).isEqualTo(bytes(store.replicatedLog(), 0, end));
+                assertThat(data.body()).isEqualTo(bytes(master.log(), 0, end));
                 long before = System.nanoTime();
                 Frame heartbeat = readFrame(in);
                 assertThat(heartbeat.offset()).isEqualTo(end);
@@ -82,23 +80,21 @@ class HaWireFormatTest {
                 assertThat((System.nanoTime() - before) / 1_000_000).isGreaterThanOrEqualTo(150);
                 out.writeLong(end);
                 out.flush();
-                long more = putMany(store, master, "v-", 1, 100);
+                long more = putMany(master.store, "v-", 1, 100);
                 Frame next = readFrame(in);
                 while (next.body().length == 0) {
                     next = readFrame(in);
                 }
                 assertThat(next.offset()).isEqualTo(end);
-                assertThat(next.body()).isEqualTo(bytes(store.replicatedLog(), end, more));
+                assertThat(next.body()).isEqualTo(bytes(master.log(), end, more));
             }
         }
     }
 
     @Test
     void framesAreBatchedAndNeverCrossASegmentEnd() throws Exception {
-        try (MessageStore store = open(dir, scheduler);
-             PullReplicationStrategy master = strategy(haValues(), store, BrokerRole.ASYNC_MASTER, dir, scheduler)) {
-            master.start();
-            long end = putMany(store, master, "big-", 1_300, 1_000);
+        try (HaNode master = master(classicMaster("ASYNC_MASTER"))) {
+            long end = putMany(master.store, "big-", 1_300, 1_000);
             assertThat(end).isGreaterThan(SEGMENT);
             try (Socket socket = connect(master)) {
                 DataInputStream in = new DataInputStream(socket.getInputStream());
@@ -118,7 +114,7 @@ class HaWireFormatTest {
                     assertThat(frame.body().length).isLessThanOrEqualTo(PullConfig.DEFAULT_BATCH);
                     long segmentEnd = at - at % SEGMENT + SEGMENT;
                     assertThat(at + frame.body().length).isLessThanOrEqualTo(segmentEnd);
-                    assertThat(frame.body()).isEqualTo(bytes(store.replicatedLog(), at, at + frame.body().length));
+                    assertThat(frame.body()).isEqualTo(bytes(master.log(), at, at + frame.body().length));
                     at += frame.body().length;
                 }
                 assertThat(at).isEqualTo(end);
@@ -128,10 +124,8 @@ class HaWireFormatTest {
 
     @Test
     void emptySlaveGetsOnlyTheLastSegment() throws Exception {
-        try (MessageStore store = open(dir, scheduler);
-             PullReplicationStrategy master = strategy(haValues(), store, BrokerRole.ASYNC_MASTER, dir, scheduler)) {
-            master.start();
-            long end = putMany(store, master, "big-", 2_200, 1_000);
+        try (HaNode master = master(classicMaster("ASYNC_MASTER"))) {
+            long end = putMany(master.store, "big-", 2_200, 1_000);
             long lastStart = end - end % SEGMENT;
             assertThat(lastStart).isEqualTo(2L * SEGMENT);
             try (Socket socket = connect(master)) {
@@ -144,10 +138,8 @@ class HaWireFormatTest {
 
     @Test
     void slaveAheadOfTheMasterGetsOneEmptyFrameAndIsClosed() throws Exception {
-        try (MessageStore store = open(dir, scheduler);
-             PullReplicationStrategy master = strategy(haValues(), store, BrokerRole.ASYNC_MASTER, dir, scheduler)) {
-            master.start();
-            long end = putMany(store, master, "a-", 3, 100);
+        try (HaNode master = master(classicMaster("ASYNC_MASTER"))) {
+            long end = putMany(master.store, "a-", 3, 100);
             try (Socket socket = connect(master)) {
                 DataInputStream in = new DataInputStream(socket.getInputStream());
                 new DataOutputStream(socket.getOutputStream()).writeLong(end + 1000);
@@ -163,10 +155,7 @@ class HaWireFormatTest {
 
     @Test
     void silentSlaveIsClosedAfterTheHousekeepingInterval() throws Exception {
-        try (MessageStore store = open(dir, scheduler);
-             PullReplicationStrategy master = strategy(haValues().with("haHousekeepingInterval", "300"), store,
-                     BrokerRole.ASYNC_MASTER, dir, scheduler)) {
-            master.start();
+        try (HaNode master = master(classicMaster("ASYNC_MASTER").with("haHousekeepingInterval", "300"))) {
             try (Socket socket = connect(master)) {
                 DataInputStream in = new DataInputStream(socket.getInputStream());
                 new DataOutputStream(socket.getOutputStream()).writeLong(0);
