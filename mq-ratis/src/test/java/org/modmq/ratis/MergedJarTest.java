@@ -20,7 +20,7 @@ class MergedJarTest {
 
     private static Path mergedJar() {
         Path target = Path.of(System.getProperty("modmq.ratis.jar", "target/mq-ratis-0.1.0-SNAPSHOT.jar"));
-        assertThat(target).as("the merged jar (built in process-classes)").exists();
+        assertThat(target).as("the merged jar (built in initialize)").exists();
         return target;
     }
 
