@@ -110,9 +110,9 @@ public final class ControllerServer implements AutoCloseable {
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
                 client::invokeOneway);
         ElectPolicy policy = new ElectPolicy();
-        MasterElections elections = new MasterElections(context, policy, notifier);
-        this.agent = new InactiveMasterAgent(context, elections, policy,
-                new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax()));
+        LeaseRule leaseRule = new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax());
+        MasterElections elections = new MasterElections(context, policy, leaseRule, notifier);
+        this.agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         ControllerPeer self = config.self();
         this.server = new RemotingServer(RemotingServerConfig.of(self.remotingHost(), self.remotingPort()));
         this.requestExecutor = ProcessorExecutors.bounded("ControllerRequest", config.threadPoolNums(), config.queueCapacity());

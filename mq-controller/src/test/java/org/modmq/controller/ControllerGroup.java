@@ -12,7 +12,7 @@ import org.modmq.testkit.process.FreePort;
 
 /**
  * Controller peers in this JVM on free loopback ports, with short timeouts: Raft election timeout
- * 150-300 ms, broker heartbeat timeout 1 s, a liveness scan every 20 ms. Each peer's store is under
+ * 250-500 ms, broker heartbeat timeout 1 s, a liveness scan every 20 ms. Each peer's store is under
  * {@code root/<id>}. Peers can be stopped and started again on the same ports and store. Not thread-safe;
  * close it once done.
  */
@@ -20,7 +20,7 @@ final class ControllerGroup implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(20);
     static final long HEARTBEAT_TIMEOUT_MILLIS = 1000;
-    static final long ELECTION_TIMEOUT_MAX_MILLIS = 300;
+    static final long ELECTION_TIMEOUT_MAX_MILLIS = 500;
 
     private final List<ControllerConfig> configs = new ArrayList<>();
     private final List<ControllerServer> servers = new ArrayList<>();
@@ -40,7 +40,7 @@ final class ControllerGroup implements AutoCloseable {
             values.put("controllerRaftPeers", raft.toString());
             values.put("controllerDLegerSelfId", "n" + i);
             values.put("controllerStorePath", root.resolve("n" + i).toString());
-            values.put("raftElectionTimeoutMin", "150");
+            values.put("raftElectionTimeoutMin", "250");
             values.put("raftElectionTimeoutMax", Long.toString(ELECTION_TIMEOUT_MAX_MILLIS));
             values.put("brokerHeartbeatTimeoutMills", Long.toString(HEARTBEAT_TIMEOUT_MILLIS));
             values.put("scanNotActiveBrokerInterval", "20");

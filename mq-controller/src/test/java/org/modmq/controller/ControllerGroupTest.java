@@ -81,7 +81,9 @@ class ControllerGroupTest {
                 assertThat(notification.header()).containsEntry("masterBrokerId", "2")
                         .containsEntry("masterEpoch", "2").containsEntry("syncStateSetEpoch", "3");
                 assertThat(notification.body()).isEqualTo("{\"syncStateSet\":[2],\"syncStateSetEpoch\":3}");
-                assertThat(notifiedMillis).as("close seen -> election committed -> 1008 sent").isLessThan(1000);
+                // Tens of ms on an idle machine; the bound leaves room for a loaded one (and for a Raft
+                // leader change in between, after which the new leader's lease window applies).
+                assertThat(notifiedMillis).as("close seen -> election committed -> 1008 sent").isLessThan(2500);
 
                 int leaderIndex = group.indexOf(leader);
                 group.stop(leaderIndex);
@@ -126,11 +128,14 @@ class ControllerGroupTest {
                 group.stop(others.get(0));
                 group.stop(others.get(1));
 
+                // A peer that has not noticed the others are gone may still name the last leader it heard of.
                 RemotingCommand refused = Await.value("survivor refuses for want of a quorum", ControllerGroup.WAIT, () -> {
                     RemotingCommand answer = broker.elect(leader.address());
-                    return answer.code() == ResponseCode.CONTROLLER_NOT_LEADER ? answer : null;
+                    return answer.code() == ResponseCode.CONTROLLER_NOT_LEADER
+                            && (answer.remark().contains("quorum lost") || answer.remark().contains("no controller leader"))
+                            ? answer : null;
                 });
-                assertThat(refused.remark()).containsAnyOf("quorum lost", "no controller leader");
+                assertThat(refused.extField("controllerLeaderAddress")).isNull();
                 RemotingCommand metadata = broker.invoke(leader.address(),
                         RemotingCommand.request(RequestCode.CONTROLLER_GET_METADATA_INFO));
                 assertThat(metadata.code()).isEqualTo(ResponseCode.SUCCESS);

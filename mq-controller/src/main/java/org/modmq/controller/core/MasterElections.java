@@ -13,6 +13,7 @@ import org.modmq.controller.body.BrokerMemberGroup;
 import org.modmq.controller.body.ElectMasterResponseBody;
 import org.modmq.controller.body.SyncStateSet;
 import org.modmq.controller.elect.ElectPolicy;
+import org.modmq.controller.liveness.LeaseRule;
 import org.modmq.controller.state.BrokerSetState;
 import org.modmq.controller.state.ControllerEvent;
 import org.modmq.controller.state.Replica;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Master elections ({@code CONTROLLER_ELECT_MASTER}, 1002, from a broker, an operator or the leader
  * itself) and sync-state set changes ({@code CONTROLLER_ALTER_SYNC_STATE_SET}, 1001). Every election
- * that elects a new master is reported to the role-change listener. Leader-only. Thread-safe.
+ * that elects a new master is reported to the role-change listener. An election that would replace an
+ * inactive master whose lease may still hold ({@link LeaseRule}) is refused unless an operator designated
+ * the new master. Leader-only. Thread-safe.
  */
 public final class MasterElections {
 
@@ -33,15 +36,19 @@ public final class MasterElections {
     private final ControllerContext context;
     private final ElectPolicy policy;
     private final Consumer<RoleChange> roleChanges;
+    private final LeaseRule leaseRule;
 
     /**
      * @param context     the shared parts
      * @param policy      picks the master
+     * @param leaseRule   when an inactive master's lease has ended
      * @param roleChanges told about every new master, on the thread that applied it; must not block
      */
-    public MasterElections(ControllerContext context, ElectPolicy policy, Consumer<RoleChange> roleChanges) {
+    public MasterElections(ControllerContext context, ElectPolicy policy, LeaseRule leaseRule,
+                           Consumer<RoleChange> roleChanges) {
         this.context = Objects.requireNonNull(context, "context");
         this.policy = Objects.requireNonNull(policy, "policy");
+        this.leaseRule = Objects.requireNonNull(leaseRule, "leaseRule");
         this.roleChanges = Objects.requireNonNull(roleChanges, "roleChanges");
     }
 
@@ -69,6 +76,11 @@ public final class MasterElections {
                 return done(new ControllerReply(ResponseCode.CONTROLLER_MASTER_STILL_EXIST, "The old master "
                         + set.masterBrokerId() + " is still alive, not need to elect new master for broker " + brokerName,
                         masterHeader(set), new ElectMasterResponseBody(null, set.syncStateSet())));
+            }
+            if (!designateElect && leaseMayHold(set)) {
+                return done(ControllerReply.error(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the lease of master "
+                        + set.masterBrokerId() + " of " + brokerName + " may still hold: this controller has led for"
+                        + " less than one heartbeat timeout plus the Raft election timeout max; retry shortly"));
             }
             if (chosen.isEmpty() && requester != null) {
                 LOG.warn("no master elected for broker set {}: no live candidate (asked by {})", brokerName, requester);
@@ -127,6 +139,17 @@ public final class MasterElections {
                                 SyncStateSet.of(after.syncStateSet(), after.syncStateSetEpoch()));
                     });
         });
+    }
+
+    /** Whether the set's master is inactive but may still hold a lease (the lease rule). */
+    private boolean leaseMayHold(BrokerSetState set) {
+        Long master = set.masterBrokerId();
+        if (master == null || context.alive(set, master)) {
+            return false;
+        }
+        Leadership leadership = context.log().leadership();
+        return !leaseRule.leaseEnded(context.live(set, master).orElse(null), leadership.leaderSinceMillis(),
+                context.liveness().now());
     }
 
     private void publish(BrokerSetState set) {

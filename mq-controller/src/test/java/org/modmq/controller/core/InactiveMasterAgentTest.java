@@ -34,6 +34,7 @@ class InactiveMasterAgentTest {
     private final BrokerLiveness liveness = new BrokerLiveness(clock::millis);
     private final List<RoleChange> changes = new ArrayList<>();
     private InactiveMasterAgent agent;
+    private MasterElections elections;
     private final Object masterChannel = new Object();
     private final Object replicaChannel = new Object();
 
@@ -42,8 +43,9 @@ class InactiveMasterAgentTest {
         ControllerContext context = new ControllerContext(log, liveness, new LeaderGate("n0", Map.of("n0", "127.0.0.1:9878")),
                 new WriteSequencer(), new RuntimeSettings(false, true, 100, 3));
         ElectPolicy policy = new ElectPolicy();
-        agent = new InactiveMasterAgent(context, new MasterElections(context, policy, changes::add), policy,
-                new LeaseRule(DEFAULT_TIMEOUT, ELECTION_MAX));
+        LeaseRule leaseRule = new LeaseRule(DEFAULT_TIMEOUT, ELECTION_MAX);
+        elections = new MasterElections(context, policy, leaseRule, changes::add);
+        agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         log.submit(new ControllerEvent.ApplyBrokerId("c", NAME, 1, "127.0.0.1:10911", "a;1"));
         log.submit(new ControllerEvent.ApplyBrokerId("c", NAME, 2, "127.0.0.1:10921", "b;2"));
         log.submit(new ControllerEvent.ElectMaster(NAME, 1L, 0, 0));
@@ -88,6 +90,21 @@ class InactiveMasterAgentTest {
         assertThat(set().masterBrokerId()).isEqualTo(1);
         clock.advance(Duration.ofMillis(1));
         assertThat(agent.doWork()).isEqualTo(1);
+        assertThat(set().masterBrokerId()).isEqualTo(2);
+    }
+
+    @Test
+    void aBrokerAskingForAnElectionInsideTheLeaseWindowIsRefusedButAnOperatorIsNot() {
+        leaderSince(clock.millis());
+        beat(1, masterChannel);
+        beat(2, replicaChannel);
+        liveness.onChannelClosed(masterChannel);
+        ControllerReply refused = elections.electMaster(NAME, 2L, false).join();
+        assertThat(refused.code()).isEqualTo(org.modmq.remoting.protocol.ResponseCode.CONTROLLER_ELECT_MASTER_FAILED);
+        assertThat(refused.remark()).contains("lease");
+        assertThat(set().masterBrokerId()).isEqualTo(1);
+        ControllerReply designated = elections.electMaster(NAME, 2L, true).join();
+        assertThat(designated.code()).isEqualTo(org.modmq.remoting.protocol.ResponseCode.SUCCESS);
         assertThat(set().masterBrokerId()).isEqualTo(2);
     }
 

@@ -36,7 +36,8 @@ class ProcessorsTest {
     private final RuntimeSettings settings = new RuntimeSettings(false, true, 100, 3);
     private final ControllerContext context = new ControllerContext(log, liveness, gate, new WriteSequencer(), settings);
     private final ControllerRequestProcessor controller = new ControllerRequestProcessor(new BrokerRegistrations(context),
-            new MasterElections(context, new ElectPolicy(), change -> { }), new ReplicaQueries(context));
+            new MasterElections(context, new ElectPolicy(), new org.modmq.controller.liveness.LeaseRule(10_000, 1000),
+                    change -> { }), new ReplicaQueries(context));
     private final NodeRequestProcessor node = new NodeRequestProcessor(log, liveness, gate, settings, "g",
             () -> Map.of("controllerDLegerGroup", "g"), 10_000);
     private final RemotingChannel channel = new StubChannel();
