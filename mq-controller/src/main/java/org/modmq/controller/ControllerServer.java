@@ -225,6 +225,11 @@ public final class ControllerServer implements AutoCloseable {
         return log;
     }
 
+    /** @return the log index of the snapshot this peer started from, -1 when it started without one */
+    public long loadedSnapshotIndex() {
+        return log.loadedSnapshotIndex();
+    }
+
     BrokerLiveness liveness() {
         return liveness;
     }

@@ -47,6 +47,7 @@ final class ControllerStateMachine extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Consumer<RaftPeerId> leaderChanges;
     private volatile ControllerState state = ControllerState.EMPTY;
+    private volatile long loadedSnapshotIndex = -1;
 
     /** @param leaderChanges told the new leader's id (or null) whenever it changes; must not block */
     ControllerStateMachine(Consumer<RaftPeerId> leaderChanges) {
@@ -55,6 +56,11 @@ final class ControllerStateMachine extends BaseStateMachine {
 
     ControllerState state() {
         return state;
+    }
+
+    /** @return the log index of the snapshot loaded at start (or installed since), -1 when none */
+    long loadedSnapshotIndex() {
+        return loadedSnapshotIndex;
     }
 
     @Override
@@ -140,6 +146,7 @@ final class ControllerStateMachine extends BaseStateMachine {
             throw new IOException("snapshot " + file + " cannot be read: " + e.getMessage(), e);
         }
         setLastAppliedTermIndex(last);
+        loadedSnapshotIndex = last.getIndex();
         LOG.info("loaded snapshot {} ({} broker set(s))", last, state.brokerSets().size());
     }
 }

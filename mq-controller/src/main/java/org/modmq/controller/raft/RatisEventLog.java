@@ -276,6 +276,11 @@ public final class RatisEventLog implements EventLog {
         }
     }
 
+    /** @return the log index of the snapshot this peer started from (or installed), -1 when none */
+    public long loadedSnapshotIndex() {
+        return stateMachine.loadedSnapshotIndex();
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
