@@ -1,6 +1,5 @@
 package org.modmq.launcher;
 
-import java.nio.file.Path;
 import java.util.List;
 import org.modmq.api.config.ConfigException;
 import org.modmq.controller.ControllerConfig;
@@ -37,7 +36,7 @@ public final class ControllerLauncher {
     }
 
     static int run(String[] args) {
-        Options options = Options.parse(args, USAGE);
+        LaunchOptions options = LaunchOptions.parse(args, USAGE);
         if (options == null) {
             return 1;
         }
@@ -67,40 +66,5 @@ public final class ControllerLauncher {
         LOG.info("The controller {} boot success, address {}, group {}", config.selfId(), controller.address(), config.group());
         Lifetime.runUntilShutdown("Controller", List.of(controller));
         return 0;
-    }
-
-    /**
-     * The launchers' common arguments.
-     *
-     * @param file  the {@code -c} file, or null
-     * @param print {@code -p}
-     * @param help  {@code -h}
-     */
-    record Options(Path file, boolean print, boolean help) {
-
-        /** @return the options, or null (after logging why) when they are wrong */
-        static Options parse(String[] args, String usage) {
-            Path file = null;
-            boolean print = false;
-            boolean help = false;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "-c" -> {
-                        if (i + 1 >= args.length) {
-                            LOG.error("-c needs a file; {}", usage);
-                            return null;
-                        }
-                        file = Path.of(args[++i]);
-                    }
-                    case "-p" -> print = true;
-                    case "-h" -> help = true;
-                    default -> {
-                        LOG.error("unknown argument '{}'; {}", args[i], usage);
-                        return null;
-                    }
-                }
-            }
-            return new Options(file, print, help);
-        }
     }
 }

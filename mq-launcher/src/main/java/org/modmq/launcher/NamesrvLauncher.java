@@ -42,7 +42,7 @@ public final class NamesrvLauncher {
     }
 
     static int run(String[] args) {
-        ControllerLauncher.Options options = ControllerLauncher.Options.parse(args, USAGE);
+        LaunchOptions options = LaunchOptions.parse(args, USAGE);
         if (options == null) {
             return 1;
         }
