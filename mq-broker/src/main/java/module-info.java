@@ -8,7 +8,6 @@ module org.modmq.broker {
     requires transitive org.modmq.api;
     requires org.modmq.remoting;
     requires org.modmq.store;
-    requires org.modmq.namesrv;
     requires org.slf4j;
     requires java.management;
     requires jdk.management;

@@ -1,4 +1,4 @@
-# Shared by bin/mqnamesrv, bin/mqbroker and bin/modmq; sourced, not run.
+# Shared by bin/mqnamesrv, bin/mqcontroller, bin/mqbroker and bin/modmq; sourced, not run.
 #
 # Environment honoured by every launcher:
 #   JAVA_HOME       JDK 17+ to use; otherwise `java` from PATH

@@ -46,6 +46,9 @@ class LayeringRulesTest {
                 .hasMessageContaining("PluginReachingIntoStore");
         assertThatThrownBy(() -> CORE_NEVER_DEPENDS_ON_A_PLUGIN.check(fixtures)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("BrokerNamingAPlugin");
+        JavaClasses ratisFixture = new ClassFileImporter().importClasses(org.modmq.controller.fixture.CoreNamingRatis.class);
+        assertThatThrownBy(() -> RATIS_ONLY_IN_THE_CONTROLLERS_RAFT_PACKAGE.check(ratisFixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("CoreNamingRatis");
     }
 
     @Test
@@ -93,6 +96,45 @@ class LayeringRulesTest {
         noClasses().that().resideInAPackage("org.modmq.api..")
                 .should().dependOnClassesThat().resideOutsideOfPackages(
                         "org.modmq.api..", "java..", "io.netty.buffer..", "io.netty.util..", "org.slf4j..")
+                .check(production);
+    }
+
+    /** Ratis is the controller's replication mechanism and nothing else's: one package sees it. */
+    static final ArchRule RATIS_ONLY_IN_THE_CONTROLLERS_RAFT_PACKAGE = noClasses()
+            .that().resideOutsideOfPackage("org.modmq.controller.raft..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.ratis..")
+            .because("Ratis types stay behind the controller's EventLog, in org.modmq.controller.raft");
+
+    @Test
+    void ratisOnlyInTheControllersRaftPackage() {
+        RATIS_ONLY_IN_THE_CONTROLLERS_RAFT_PACKAGE.check(production);
+        classes().that().resideInAPackage("org.modmq.controller.raft..").should().onlyBeAccessed()
+                .byAnyPackage("org.modmq.controller", "org.modmq.controller.raft..")
+                .check(production);
+    }
+
+    @Test
+    void serversDoNotDependOnEachOther() {
+        noClasses().that().resideInAPackage("org.modmq.broker..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.modmq.namesrv..", "org.modmq.controller..",
+                        "org.modmq.launcher..")
+                .check(production);
+        noClasses().that().resideInAPackage("org.modmq.namesrv..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.modmq.broker..", "org.modmq.controller..",
+                        "org.modmq.launcher..")
+                .check(production);
+        noClasses().that().resideInAPackage("org.modmq.controller..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.modmq.broker..", "org.modmq.namesrv..",
+                        "org.modmq.store..", "org.modmq.launcher..")
+                .check(production);
+    }
+
+    @Test
+    void controllerStateIsPure() {
+        noClasses().that().resideInAnyPackage("org.modmq.controller.state..", "org.modmq.controller.elect..",
+                        "org.modmq.controller.liveness..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "org.modmq.controller.raft..",
+                        "org.modmq.controller.processor..", "org.modmq.remoting.netty..")
                 .check(production);
     }
 

@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
 /** Checks every production module's descriptor as it is built (jar or target/classes). */
 class ModuleDescriptorTest {
 
+    /** mq-ratis: Apache Ratis merged into one jar, an automatic module by design (it has no module-info). */
+    private static final String MERGED_RATIS = "org.apache.ratis";
+
     private static final Set<String> CLASS_PATH_MODULES = Set.of("mq-arch-tests", "mq-compat-tests", "mq-bench", "mq-jmh",
             "mq-distribution");
 
@@ -62,13 +65,33 @@ class ModuleDescriptorTest {
     @Test
     void findsTheProductionModules() {
         assertThat(modmqModules()).containsKeys("org.modmq.api", "org.modmq.store", "org.modmq.store.mmap",
-                "org.modmq.store.direct", "org.modmq.remoting");
+                "org.modmq.store.direct", "org.modmq.remoting", "org.modmq.namesrv", "org.modmq.controller",
+                "org.modmq.broker", "org.modmq.launcher", MERGED_RATIS);
     }
 
     @Test
     void noProductionModuleIsAutomatic() {
-        modmqModules().forEach((name, reference) ->
-                assertThat(reference.descriptor().isAutomatic()).as(name + " is automatic").isFalse());
+        modmqModules().forEach((name, reference) -> {
+            if (!name.equals(MERGED_RATIS)) {
+                assertThat(reference.descriptor().isAutomatic()).as(name + " is automatic").isFalse();
+            }
+        });
+    }
+
+    @Test
+    void theMergedRatisJarIsTheOneAutomaticModule() {
+        assertThat(modmqModules().get(MERGED_RATIS).descriptor().isAutomatic()).isTrue();
+    }
+
+    @Test
+    void theControllerRequiresRatisAndNoOtherServer() {
+        Set<String> requires = modmqModules().get("org.modmq.controller").descriptor().requires().stream()
+                .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
+        assertThat(requires).contains(MERGED_RATIS, "org.modmq.remoting")
+                .doesNotContain("org.modmq.broker", "org.modmq.namesrv", "org.modmq.store");
+        Set<String> broker = modmqModules().get("org.modmq.broker").descriptor().requires().stream()
+                .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
+        assertThat(broker).doesNotContain("org.modmq.namesrv", "org.modmq.controller", "org.modmq.launcher", MERGED_RATIS);
     }
 
     @Test

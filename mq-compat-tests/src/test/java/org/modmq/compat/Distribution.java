@@ -59,6 +59,70 @@ final class Distribution {
     }
 
     /**
+     * Starts {@code bin/mqcontroller -c <generated conf>}: one controller on a free remoting port, its Raft
+     * peer on another, the store under {@code workDir}, plus {@code overrides}.
+     */
+    ChildProcess startController(Path workDir, Map<String, String> overrides) {
+        int[] ports = FreePort.pick(2);
+        Map<String, String> settings = controllerSettings(workDir, ports);
+        settings.putAll(overrides);
+        Path conf = ConfFile.write(workDir, "controller-" + ports[0] + ".conf", settings);
+        return start("controller-" + ports[0], List.of(built.script("mqcontroller"), "-c", conf.toString()), workDir,
+                ports[0]);
+    }
+
+    /**
+     * Starts {@code bin/mqnamesrv} with {@code enableControllerInNamesrv=true}: the name server on a free
+     * port and the controller beside it on two more. The process is the name server's; the controller's
+     * address is {@link #controllerAddressOf}.
+     */
+    ChildProcess startNamesrvWithController(Path workDir) {
+        int[] ports = FreePort.pick(3);
+        Map<String, String> settings = namesrvSettings(ports[0]);
+        settings.put("enableControllerInNamesrv", "true");
+        settings.putAll(controllerSettings(workDir, new int[] {ports[1], ports[2]}));
+        Path conf = ConfFile.write(workDir, "namesrv-controller-" + ports[0] + ".conf", settings);
+        ChildProcess namesrv = start("namesrv-controller-" + ports[0], List.of(built.script("mqnamesrv"), "-c",
+                conf.toString()), workDir, ports[0]);
+        namesrv.awaitAccepting(ports[1], START_TIMEOUT);
+        return namesrv;
+    }
+
+    /** The controller address of a name server started by {@link #startNamesrvWithController}. */
+    static String controllerAddressOf(ChildProcess namesrv) {
+        String peers = namesrvControllerPeers(namesrv);
+        return peers.substring(peers.indexOf('-') + 1);
+    }
+
+    private static String namesrvControllerPeers(ChildProcess namesrv) {
+        for (String arg : namesrv.spec().command()) {
+            if (arg.endsWith(".conf")) {
+                try {
+                    for (String line : java.nio.file.Files.readAllLines(Path.of(arg))) {
+                        if (line.startsWith("controllerDLegerPeers=")) {
+                            return line.substring("controllerDLegerPeers=".length());
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+        throw new IllegalStateException("no controller in " + namesrv.spec().command());
+    }
+
+    private static Map<String, String> controllerSettings(Path workDir, int[] ports) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("controllerDLegerGroup", "compat-controller");
+        settings.put("controllerDLegerPeers", "n0-127.0.0.1:" + ports[0]);
+        settings.put("controllerRaftPeers", "n0-127.0.0.1:" + ports[1]);
+        settings.put("controllerStorePath", workDir.resolve("controller-" + ports[0] + "-store").toString());
+        settings.put("raftElectionTimeoutMin", "150");
+        settings.put("raftElectionTimeoutMax", "300");
+        return settings;
+    }
+
+    /**
      * Starts the name server on the class path ({@code java -cp 'lib/*:plugins/*' <main class>}), so
      * that {@code META-INF/services} rather than {@code provides} is what finds providers.
      */

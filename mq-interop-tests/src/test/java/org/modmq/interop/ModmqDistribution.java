@@ -21,6 +21,8 @@ final class ModmqDistribution {
     private static final String HEAP = "-Xms64m -Xmx256m -XX:MaxDirectMemorySize=256m -XX:+UseSerialGC"
             + " -XX:TieredStopAtLevel=1";
 
+    private static final String CONTROLLER_HEAP = "-Xms32m -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
     private ModmqDistribution() {
     }
 
@@ -42,6 +44,46 @@ final class ModmqDistribution {
                 BuiltDistribution.launcherEnvironment(HEAP, workDir.resolve(label + "-logs")), workDir, port),
                 START_TIMEOUT);
         return new ModmqBroker(process, store.resolve("commitlog"));
+    }
+
+    /**
+     * Starts three controller peers ({@code bin/mqcontroller}) of one group on free loopback ports, stores
+     * under {@code workDir}, Raft election timeouts of 300-600 ms.
+     *
+     * @return the running peers, n0 first; their remoting addresses joined by {@code ;} are a broker's
+     *     {@code controllerAddr}
+     */
+    static java.util.List<ChildProcess> startControllers(Path workDir) {
+        BuiltDistribution distribution = BuiltDistribution.located();
+        int[] ports = FreePort.pick(6);
+        StringBuilder remoting = new StringBuilder();
+        StringBuilder raft = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            remoting.append(i == 0 ? "" : ";").append("n").append(i).append("-127.0.0.1:").append(ports[2 * i]);
+            raft.append(i == 0 ? "" : ";").append("n").append(i).append("-127.0.0.1:").append(ports[2 * i + 1]);
+        }
+        java.util.List<ChildProcess> peers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Map<String, String> settings = new java.util.LinkedHashMap<>();
+                settings.put("controllerDLegerGroup", "interop-controllers");
+                settings.put("controllerDLegerPeers", remoting.toString());
+                settings.put("controllerRaftPeers", raft.toString());
+                settings.put("controllerDLegerSelfId", "n" + i);
+                settings.put("controllerStorePath", workDir.resolve("controller-n" + i).toString());
+                settings.put("raftElectionTimeoutMin", "300");
+                settings.put("raftElectionTimeoutMax", "600");
+                Path conf = ConfFile.write(workDir, "controller-n" + i + ".conf", settings);
+                peers.add(ChildProcess.start(new ProcessSpec("controller-n" + i,
+                        List.of(distribution.script("mqcontroller"), "-c", conf.toString()),
+                        BuiltDistribution.launcherEnvironment(CONTROLLER_HEAP, workDir.resolve("controller-n" + i + "-logs")),
+                        workDir, ports[2 * i]), START_TIMEOUT));
+            }
+        } catch (RuntimeException e) {
+            peers.forEach(ChildProcess::close);
+            throw e;
+        }
+        return peers;
     }
 
     /**

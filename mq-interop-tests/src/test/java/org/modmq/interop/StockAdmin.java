@@ -111,6 +111,20 @@ final class StockAdmin implements AutoCloseable {
         return brokers;
     }
 
+    /** The controllers' view of {@code brokerName} (CONTROLLER_GET_SYNC_STATE_DATA via the leader), or null. */
+    org.apache.rocketmq.remoting.protocol.body.BrokerReplicasInfo.ReplicasInfo syncStateData(String controllerAddr,
+                                                                                               String brokerName) {
+        try {
+            return admin.getInSyncStateData(controllerAddr, java.util.List.of(brokerName)).getReplicasInfoTable()
+                    .get(brokerName);
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("no sync-state data from " + controllerAddr, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking " + controllerAddr, e);
+        }
+    }
+
     @Override
     public void close() {
         if (!closed) {

@@ -70,6 +70,35 @@ final class StockRocketMq {
         return new StockBroker(process, store.resolve("commitlog"));
     }
 
+    /**
+     * Starts {@code BrokerStartup} in controller mode ({@code enableControllerMode=true}): its id and role
+     * come from the controllers at {@code controllerAddr}; brokerIP1/brokerIP2 on loopback, the same small
+     * store settings as {@link #startBroker}, the HA port at {@code listenPort + 1}.
+     */
+    static StockBroker startControllerModeBroker(Path workDir, String label, String namesrvAddr, String controllerAddr) {
+        int port = FreePort.pickRun(2, 1);
+        Path store = workDir.resolve(label + "-store");
+        Map<String, String> settings = BrokerSettings.common("SLAVE", port, port + 1, namesrvAddr, store);
+        settings.remove("brokerId");
+        settings.remove("brokerRole");
+        settings.put("bindAddress", "127.0.0.1");
+        settings.put("mappedFileSizeConsumeQueue", Integer.toString(300 * 20));
+        settings.put("maxHashSlotNum", "1000");
+        settings.put("maxIndexNum", "4000");
+        settings.put("timerWheelEnable", "false");
+        settings.put("transientStorePoolEnable", "false");
+        settings.put("warmMapedFileEnable", "false");
+        settings.put("enableControllerMode", "true");
+        settings.put("controllerAddr", controllerAddr);
+        // No scanAvailableNameSrv=false here: a broker registers only with name servers its scan found.
+        // The master widens its sync-state set, and replicas poll the controller, every second.
+        settings.put("checkSyncStateSetPeriod", "1000");
+        settings.put("syncBrokerMetadataPeriod", "1000");
+        Path conf = ConfFile.write(workDir, label + ".properties", settings);
+        ChildProcess process = launch(label, BROKER_JVM, "org.apache.rocketmq.broker.BrokerStartup", conf, workDir, port);
+        return new StockBroker(process, store.resolve("commitlog"));
+    }
+
     private static ChildProcess launch(String label, List<String> jvmOptions, String mainClass, Path conf,
             Path workDir, int port) {
         Path home = workDir.resolve(label + "-home");

@@ -1,4 +1,4 @@
-package org.modmq.broker;
+package org.modmq.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,5 +37,18 @@ class StandaloneStartupTest {
         BrokerConfig moved = StandaloneStartup.config(new String[] {"-c", conf.toString()}, "127.0.0.1:9876");
         assertThat(moved.nameServer().addresses()).containsExactly("127.0.0.1:29876");
         assertThat(StandaloneStartup.namesrvPort(moved)).isEqualTo(29876);
+    }
+
+    @Test
+    void theFileMayAddAControllerBesideTheNameServer() throws Exception {
+        Path conf = Files.writeString(dir.resolve("with-controller.conf"), "brokerName=standalone-c\n"
+                + "enableControllerInNamesrv=true\ncontrollerDLegerPeers=n0-127.0.0.1:29878\n");
+        StandaloneStartup.Setup setup = StandaloneStartup.setup(new String[] {"-c", conf.toString()}, "127.0.0.1:9876");
+        assertThat(setup.broker().identity().brokerName()).isEqualTo("standalone-c");
+        assertThat(setup.controller().self().remotingAddress()).isEqualTo("127.0.0.1:29878");
+        assertThat(StandaloneStartup.setup(new String[0], "127.0.0.1:9876").controller()).isNull();
+        Path orphan = Files.writeString(dir.resolve("orphan.conf"), "controllerDLegerPeers=n0-127.0.0.1:29878\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StandaloneStartup.setup(new String[] {"-c",
+                orphan.toString()}, "127.0.0.1:9876")).hasMessageContaining("enableControllerInNamesrv=true");
     }
 }

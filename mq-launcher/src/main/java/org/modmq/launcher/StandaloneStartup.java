@@ -1,15 +1,18 @@
-package org.modmq.broker;
+package org.modmq.launcher;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.broker.BrokerServer;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerConfigParser;
+import org.modmq.controller.ControllerConfig;
+import org.modmq.controller.ControllerServer;
 import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
 import org.slf4j.Logger;
@@ -21,7 +24,10 @@ import org.slf4j.LoggerFactory;
  * Usage: {@code StandaloneStartup [-d storeDir] [-c broker.conf]}; the store defaults to {@code ./store},
  * keys of the optional file override the embedded defaults. When the file sets {@code namesrvAddr},
  * the embedded name server listens on the port of its first entry (so both ports can be moved).
- * SIGTERM/SIGINT close the broker, then the name server. Exits 1 on a configuration or start-up error.
+ * With {@code enableControllerInNamesrv=true} in the file, a controller peer runs beside the name server
+ * too (the file's controller keys configure it; see {@link ControllerConfig}).
+ * SIGTERM/SIGINT close the broker, then the controller, then the name server. Exits 1 on a
+ * configuration or start-up error.
  */
 public final class StandaloneStartup {
 
@@ -32,43 +38,45 @@ public final class StandaloneStartup {
     }
 
     public static void main(String[] args) {
-        NamesrvServer namesrv = null;
+        List<AutoCloseable> started = new ArrayList<>();
+        NamesrvServer namesrv;
         BrokerServer broker;
         try {
-            BrokerConfig config = config(args, "127.0.0.1:" + NAMESRV_PORT);
-            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(config))).start();
-            broker = new BrokerServer(config, Clock.systemUTC()).start();
+            Setup setup = setup(args, "127.0.0.1:" + NAMESRV_PORT);
+            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(setup.broker())));
+            started.add(0, namesrv);
+            namesrv.start();
+            if (setup.controller() != null) {
+                ControllerServer controller = new ControllerServer(setup.controller());
+                started.add(0, controller);
+                controller.start();
+                LOG.info("modmq standalone: controller {}", controller.address());
+            }
+            broker = new BrokerServer(setup.broker(), Clock.systemUTC());
+            started.add(0, broker);
+            broker.start();
         } catch (ConfigException e) {
             LOG.error("configuration error: {}", e.getMessage());
-            closeQuietly(namesrv);
+            Lifetime.closeAll(started);
             System.exit(1);
             return;
         } catch (RuntimeException e) {
             LOG.error("standalone start failed", e);
-            closeQuietly(namesrv);
+            Lifetime.closeAll(started);
             System.exit(1);
             return;
         }
         LOG.info("modmq standalone: name server {}, broker {}", namesrv.address(), broker.brokerAddr());
-        NamesrvServer startedNamesrv = namesrv;
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                broker.close();
-            } finally {
-                startedNamesrv.close();
-                stopped.countDown();
-            }
-        }, "StandaloneShutdownHook"));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Lifetime.runUntilShutdown("Standalone", started);
     }
 
     /** The embedded defaults, overridden by {@code -c file}, with the store from {@code -d dir}. */
     static BrokerConfig config(String[] args, String namesrvAddr) {
+        return setup(args, namesrvAddr).broker();
+    }
+
+    /** The broker's settings and, when the file enables one, the controller's. */
+    static Setup setup(String[] args, String namesrvAddr) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("brokerIP1", "127.0.0.1");
         values.put("listenPort", "10911");
@@ -77,11 +85,19 @@ public final class StandaloneStartup {
         values.put("storePathRootDir", Path.of(option(args, "-d", "store")).toAbsolutePath().toString());
         String file = option(args, "-c", null);
         String source = "embedded defaults";
+        ControllerConfig controller = null;
         if (file != null) {
-            values.putAll(BrokerConfigParser.parse(Path.of(file)).raw().asMap());
+            ConfFiles.Split split = ConfFiles.split(ConfFiles.read(Path.of(file)));
+            values.putAll(split.own());
             source = file;
+            if (split.controllerEnabled()) {
+                controller = ControllerConfig.parse(split.controller(), LOG::warn);
+            } else if (!split.controller().isEmpty()) {
+                throw new ConfigException("controller keys " + split.controller().keySet() + " in " + file + " need "
+                        + ConfFiles.ENABLE_CONTROLLER + "=true");
+            }
         }
-        return BrokerConfigParser.parse(ConfigValues.of(values), source);
+        return new Setup(BrokerConfigParser.parse(ConfigValues.of(values), source), controller);
     }
 
     /** The port of the first {@code namesrvAddr} entry, where the embedded name server must listen. */
@@ -103,13 +119,12 @@ public final class StandaloneStartup {
         return defaultValue;
     }
 
-    private static void closeQuietly(NamesrvServer namesrv) {
-        if (namesrv != null) {
-            try {
-                namesrv.close();
-            } catch (RuntimeException e) {
-                LOG.warn("closing the name server failed", e);
-            }
-        }
+    /**
+     * What the standalone process runs.
+     *
+     * @param broker     the broker's settings
+     * @param controller the controller's settings, or null for none
+     */
+    record Setup(BrokerConfig broker, ControllerConfig controller) {
     }
 }

@@ -1,0 +1,2 @@
+/** The election policy: which live replica becomes master. */
+package org.modmq.controller.elect;

@@ -1,0 +1,95 @@
+package org.modmq.controller.liveness;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The brokers this controller peer hears from: node-local, not replicated, as in RocketMQ's DLedger
+ * mode where brokers send {@code BROKER_HEARTBEAT} to every controller. A broker is active while its
+ * last heartbeat is younger than its {@code heartbeatTimeoutMills}; when the connection its heartbeats
+ * come on closes, it is inactive at once.
+ *
+ * <p>Threading: thread-safe; heartbeats arrive on processor threads, closes on I/O threads.
+ */
+public final class BrokerLiveness {
+
+    private final Map<BrokerKey, LiveBroker> table = new ConcurrentHashMap<>();
+    private final Ticker ticker;
+
+    /** @param ticker the monotonic clock heartbeats are stamped with */
+    public BrokerLiveness(Ticker ticker) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+    }
+
+    /**
+     * Records a heartbeat. Epoch, max offset and confirm offset only move forward (a report of an older
+     * epoch, or of a smaller offset at the same epoch, keeps the newer one), as RocketMQ does; time,
+     * timeout, priority, address and connection always take the new values.
+     *
+     * @param heartbeat the heartbeat
+     * @param channel   the connection it came on, or null
+     * @return whether this broker was not active before
+     */
+    public boolean onHeartbeat(Heartbeat heartbeat, Object channel) {
+        Objects.requireNonNull(heartbeat, "heartbeat");
+        long now = ticker.millis();
+        boolean[] wasInactive = {false};
+        table.compute(heartbeat.key(), (key, prev) -> {
+            wasInactive[0] = prev == null || !prev.activeAt(now);
+            boolean newer = prev == null || heartbeat.epoch() > prev.epoch()
+                    || (heartbeat.epoch() == prev.epoch() && heartbeat.maxOffset() > prev.maxOffset());
+            return new LiveBroker(heartbeat.brokerAddr(), now, heartbeat.heartbeatTimeoutMillis(), channel,
+                    newer ? heartbeat.epoch() : prev.epoch(), newer ? heartbeat.maxOffset() : prev.maxOffset(),
+                    newer ? heartbeat.confirmOffset() : prev.confirmOffset(), heartbeat.electionPriority());
+        });
+        return wasInactive[0];
+    }
+
+    /**
+     * Forgets every broker whose heartbeats came on {@code channel}.
+     *
+     * @return the brokers forgotten
+     */
+    public List<BrokerKey> onChannelClosed(Object channel) {
+        Objects.requireNonNull(channel, "channel");
+        List<BrokerKey> removed = new ArrayList<>();
+        for (Map.Entry<BrokerKey, LiveBroker> entry : table.entrySet()) {
+            if (entry.getValue().channel() == channel && table.remove(entry.getKey(), entry.getValue())) {
+                removed.add(entry.getKey());
+            }
+        }
+        return removed;
+    }
+
+    /** @return whether {@code key} is active now */
+    public boolean isActive(BrokerKey key) {
+        LiveBroker live = table.get(key);
+        return live != null && live.activeAt(ticker.millis());
+    }
+
+    /** @return what was last heard from {@code key}, if anything (active or not) */
+    public Optional<LiveBroker> get(BrokerKey key) {
+        return Optional.ofNullable(table.get(key));
+    }
+
+    /** @return the current reading of the clock heartbeats are stamped with */
+    public long now() {
+        return ticker.millis();
+    }
+
+    /**
+     * Forgets brokers silent for longer than their timeout plus {@code graceMillis}.
+     *
+     * @return how many were forgotten
+     */
+    public int expire(long graceMillis) {
+        long now = ticker.millis();
+        int before = table.size();
+        table.values().removeIf(live -> now - live.lastHeartbeatMillis() > live.heartbeatTimeoutMillis() + graceMillis);
+        return before - table.size();
+    }
+}

@@ -1,0 +1,77 @@
+package org.modmq.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modmq.api.config.ConfigException;
+
+class ControllerConfigTest {
+
+    @Test
+    void defaultsAreOneControllerOnTheRocketMqPortWithRaftOneAbove() {
+        ControllerConfig config = ControllerConfig.defaults();
+        assertThat(config.peers()).containsExactly(new ControllerPeer("n0", "127.0.0.1:9878", "127.0.0.1:9879"));
+        assertThat(config.selfId()).isEqualTo("n0");
+        assertThat(config.storePath()).isEqualTo(Path.of("store/controller/n0"));
+        assertThat(config.scanNotActiveBrokerInterval()).isEqualTo(100);
+        assertThat(config.notifyBrokerRoleChanged()).isTrue();
+        assertThat(config.enableElectUncleanMaster()).isFalse();
+        assertThat(config.brokerHeartbeatTimeoutMills()).isEqualTo(10_000);
+    }
+
+    @Test
+    void threePeersWithExplicitRaftAddressForOne() {
+        ControllerConfig config = ControllerConfig.parse(Map.of(
+                "controllerDLegerPeers", "n0-127.0.0.1:9878;n1-127.0.0.1:9868;n2-127.0.0.1:9858",
+                "controllerRaftPeers", "n1-127.0.0.1:19868",
+                "controllerDLegerSelfId", "n1"), w -> { });
+        assertThat(config.self()).isEqualTo(new ControllerPeer("n1", "127.0.0.1:9868", "127.0.0.1:19868"));
+        assertThat(config.peers().get(2).raftAddress()).isEqualTo("127.0.0.1:9859");
+        assertThat(config.asProperties()).containsEntry("controllerRaftPeers",
+                "n0-127.0.0.1:9879;n1-127.0.0.1:19868;n2-127.0.0.1:9859");
+    }
+
+    @Test
+    void rejectsUnknownKeysAndBadValuesNamingThem() {
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerStorPath", "x"), w -> { }))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("controllerStorPath");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerDLegerPeers", "n0-127.0.0.1:9878;n1-127.0.0.1:9868"),
+                w -> { })).hasMessageContaining("controllerDLegerSelfId is required");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerDLegerSelfId", "n7"), w -> { }))
+                .hasMessageContaining("n7");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerDLegerPeers", "n0:127.0.0.1:9878"), w -> { }))
+                .hasMessageContaining("not id-host:port");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerDLegerPeers", "n0-127.0.0.1:x"), w -> { }))
+                .hasMessageContaining("not a number");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("scanNotActiveBrokerInterval", "0"), w -> { }))
+                .hasMessageContaining("scanNotActiveBrokerInterval=0");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("raftElectionTimeoutMin", "1500"), w -> { }))
+                .hasMessageContaining("raftElectionTimeoutMax");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("controllerRaftPeers", "n5-127.0.0.1:1"), w -> { }))
+                .hasMessageContaining("n5");
+    }
+
+    @Test
+    void warnsAboutRocketMqKeysItIgnores() {
+        List<String> warnings = new ArrayList<>();
+        ControllerConfig.parse(Map.of("controllerType", "DLedger", "mappedFileSize", "1024"), warnings::add);
+        assertThat(warnings).hasSize(2).anyMatch(w -> w.contains("controllerType"));
+    }
+
+    @Test
+    void loadNamesTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("controller.conf");
+        Files.writeString(file, "controllerDLegerGroup=g1\nbogus=1\n");
+        assertThatThrownBy(() -> ControllerConfig.load(file, w -> { })).hasMessageContaining(file.toString())
+                .hasMessageContaining("bogus");
+        Files.writeString(file, "controllerDLegerGroup=g1\n");
+        assertThat(ControllerConfig.load(file, w -> { }).group()).isEqualTo("g1");
+    }
+}
