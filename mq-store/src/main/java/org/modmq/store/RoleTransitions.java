@@ -78,23 +78,36 @@ final class RoleTransitions {
         if (now.master() && now.epoch() == epoch) {
             return;
         }
+        long began = System.nanoTime();
         parts.log().mode(LogMode.CLOSED);
+        long closed = System.nanoTime();
         long whole = parts.log().confirmedOffset();
         if (whole < parts.log().maxOffset()) {
             LOG.info("dropping a partial record at {} (log end {}) before taking writes", whole,
                     parts.log().maxOffset());
             parts.truncate(whole);
         }
+        long cut = System.nanoTime();
         if (epoch > parts.epochs().lastEpoch()) {
             parts.epochs().append(new EpochEntry(epoch, parts.log().maxOffset()));
         }
+        long recorded = System.nanoTime();
         tracker.becomeMaster(brokerId);
         parts.dispatch().doWork();
         parts.log().mode(LogMode.LOCAL);
+        long open = System.nanoTime();
         RoleState next = new RoleState(ReplicaRole.MASTER, epoch, null);
         changed(now, next);
         strategy.becomeMaster(epoch);
         notifyListeners(next);
+        LOG.info("master of epoch {} after {} ms (writes closed {} ms, tail cut {} ms, epoch recorded {} ms, "
+                + "dispatched {} ms, strategy and listeners {} ms)", epoch, millis(began, System.nanoTime()),
+                millis(began, closed), millis(closed, cut), millis(cut, recorded), millis(recorded, open),
+                millis(open, System.nanoTime()));
+    }
+
+    private static double millis(long from, long to) {
+        return Math.round((to - from) / 10_000.0) / 100.0;
     }
 
     synchronized void becomeReplica(int epoch, String masterHaAddress, long brokerId) {

@@ -128,13 +128,15 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             epochs.truncateFrom(0);
         }
         for (ConsumeQueue queue : queues.all()) {
-            queue.truncateTo(end);
+            if (queue.truncateTo(end)) {
+                // Forced so that no dropped entry reappears after a power loss; untouched queues need nothing.
+                queue.flush();
+            }
             log.queueOffsets().set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
         }
+        // Index entries beyond the cut stay; a query checks the record it names (see KeyQuery).
         index.resumeBelow(end);
         dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), end));
-        queues.flushAll();
-        index.flush();
         truncation.end();
     }
 

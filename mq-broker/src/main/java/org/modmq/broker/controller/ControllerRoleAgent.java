@@ -155,9 +155,11 @@ public final class ControllerRoleAgent implements AutoCloseable {
                 return;
             }
             if (error != null) {
+                // Brokers of one set starting together compete for the same next id: retry soon, spread out.
+                long delay = 100 + java.util.concurrent.ThreadLocalRandom.current().nextLong(RETRY_MILLIS - 100);
                 LOG.warn("registering with the controllers {} failed; retrying in {} ms: {}",
-                        config.controllerAddresses(), RETRY_MILLIS, rootMessage(error));
-                thread.schedule(this::register, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                        config.controllerAddresses(), delay, rootMessage(error));
+                thread.schedule(this::register, delay, TimeUnit.MILLISECONDS);
                 return;
             }
             if (state == State.REGISTERING) {
@@ -235,6 +237,7 @@ public final class ControllerRoleAgent implements AutoCloseable {
     }
 
     private void changeToMaster(ReplicaView view, String source) {
+        long began = System.nanoTime();
         try {
             store.becomeMaster(view.masterEpoch(), brokerId);
         } catch (StaleEpochException e) {
@@ -247,10 +250,12 @@ public final class ControllerRoleAgent implements AutoCloseable {
         Set<Long> members = new HashSet<>(view.syncStateSet());
         members.add(brokerId);
         store.applySyncStateSet(members);
-        LOG.info("broker {} id {} is master of epoch {} (from the {}), SyncStateSet {} epoch {}", brokerName, brokerId,
-                masterEpoch, source, members, syncStateSetEpoch);
+        long stored = System.nanoTime();
         hooks.becameMaster(masterEpoch);
         heartbeats.beat();
+        LOG.info("broker {} id {} is master of epoch {} (from the {}), SyncStateSet {} epoch {}; store {} ms, "
+                + "registration sent {} ms after", brokerName, brokerId, masterEpoch, source, members,
+                syncStateSetEpoch, (stored - began) / 1_000_000, (System.nanoTime() - stored) / 1_000_000);
     }
 
     private void changeToReplica(ReplicaView view, String source) {

@@ -119,7 +119,9 @@ public final class EpochFile {
         try {
             Files.createDirectories(file.getParent());
             if (Files.exists(file)) {
-                writeDurably(backup, Files.readAllBytes(file));
+                // The backup is only read when the main file is unusable, which a forced rename never leaves
+                // behind: copying it unforced saves a force on the failover path.
+                Files.copy(file, backup, StandardCopyOption.REPLACE_EXISTING);
             }
             writeDurably(file, content.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {

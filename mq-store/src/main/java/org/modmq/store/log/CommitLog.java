@@ -337,8 +337,9 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     }
 
     /**
-     * Cuts the log back to {@code offset}: later segments are deleted and the rest of the segment holding
-     * {@code offset} is zeroed and forced; an offset at or below {@link #minOffset()} empties the log.
+     * Cuts the log back to {@code offset}: later segments are deleted and the bytes of the segment holding
+     * {@code offset} from there to the old end are zeroed and forced; an offset at or below
+     * {@link #minOffset()} empties the log.
      * Any mode (the store guards who may call it).
      */
     public void truncate(long offset) {
@@ -365,15 +366,18 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         files.deleteFrom(start + files.capacity());
         Segment segment = files.find(offset);
         if (segment != null) {
+            // Bytes at or beyond the log's end are zero (new segments are, and every cut zeroes what it drops),
+            // so only [offset, old end) needs zeroing: a few bytes when a new master drops a partial record.
+            int to = (int) Math.min(files.capacity(), Math.max(offset, written) - start);
             ByteBuf zeros = Unpooled.buffer(1 << 20, 1 << 20);
             try {
-                for (int at = (int) (offset - start); at < files.capacity(); ) {
-                    int n = Math.min(1 << 20, files.capacity() - at);
+                for (int at = (int) (offset - start); at < to; ) {
+                    int n = Math.min(1 << 20, to - at);
                     zeros.setIndex(0, n);
                     segment.write(at, zeros);
                     at += n;
                 }
-                segment.flush(files.capacity());
+                segment.flush(to);
             } finally {
                 zeros.release();
             }

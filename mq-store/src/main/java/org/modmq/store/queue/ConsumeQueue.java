@@ -174,7 +174,8 @@ public final class ConsumeQueue implements AutoCloseable {
      * Drops every entry whose record does not end at or below {@code commitLogEnd} (recovery,
      * replica truncation).
      */
-    public void truncateTo(long commitLogEnd) {
+    /** Drops entries of records at or beyond {@code commitLogEnd}; returns whether any was dropped. */
+    public boolean truncateTo(long commitLogEnd) {
         long max = maxOffset;
         long keep = max;
         while (keep > minOffset) {
@@ -185,7 +186,7 @@ public final class ConsumeQueue implements AutoCloseable {
             keep--;
         }
         if (keep == max) {
-            return;
+            return false;
         }
         files.deleteFrom(files.startOf(keep * ENTRY) + files.span());
         scratch.clear().writeZero(ENTRY);
@@ -199,6 +200,7 @@ public final class ConsumeQueue implements AutoCloseable {
         maxOffset = keep;
         minOffset = Math.min(minOffset, keep);
         LOG.info("ConsumeQueue {}-{} truncated to {} entries", topic, queueId, keep);
+        return true;
     }
 
     /**

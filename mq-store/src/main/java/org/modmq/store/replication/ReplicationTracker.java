@@ -131,8 +131,12 @@ public final class ReplicationTracker implements ReplicaProgress {
         replica.connected = true;
         if (offset > replica.acked) {
             replica.acked = offset;
-            long caughtUp = offset >= logEnd.getAsLong() ? clock.millis() : samples.caughtUpAt(offset);
-            replica.caughtUpMillis = Math.max(replica.caughtUpMillis, caughtUp);
+        }
+        // Dated on every report, not only when it grows: an idle replica that holds everything is caught up.
+        long held = replica.acked;
+        long caughtUp = held >= logEnd.getAsLong() ? clock.millis() : samples.caughtUpAt(held);
+        if (caughtUp > replica.caughtUpMillis) {
+            replica.caughtUpMillis = caughtUp;
         }
         if (first) {
             LOG.info("replica {} (broker id {}) reports offset {}", link.address(), link.brokerId(), offset);
@@ -457,7 +461,7 @@ public final class ReplicationTracker implements ReplicaProgress {
     /** One replica link's counters; fields written by strategy threads. */
     private static final class Replica {
         final ReplicaLink link;
-        volatile long acked;
+        volatile long acked = -1;
         volatile long caughtUpMillis;
         volatile boolean connected;
         volatile boolean expansionSignalled;

@@ -154,6 +154,21 @@ class ReplicationTrackerTest {
     }
 
     @Test
+    void anIdleReplicaHoldingTheWholeEmptyLogIsCaughtUp() {
+        end.set(0);
+        ReplicationTracker tracker = tracker("enableControllerMode", "true", "haMaxTimeSlaveNotCatchup", "15000");
+        tracker.becomeMaster(1);
+        tracker.applySyncStateSet(Set.of(1L, 2L));
+        clock.advance(Duration.ofSeconds(60));
+        tracker.acknowledged(R2, 0);
+        assertThat(tracker.laggingMembers()).isEmpty();
+        clock.advance(Duration.ofSeconds(10));
+        tracker.acknowledged(R2, 0);
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(tracker.laggingMembers()).as("reported again 10 s ago while holding everything").isEmpty();
+    }
+
+    @Test
     void becomingReplicaFailsWaitingSendsAndRefusesNewOnes() throws Exception {
         ReplicationTracker tracker = tracker("enableControllerMode", "true", "allAckInSyncStateSet", "true",
                 "syncFlushTimeout", "5000");
