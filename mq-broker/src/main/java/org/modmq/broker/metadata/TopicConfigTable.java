@@ -80,8 +80,9 @@ public final class TopicConfigTable {
     public void stampStateVersion(long epoch) {
         synchronized (this) {
             DataVersion bumped = next(version);
+            // Not persisted here: it is on a new master's way to the name servers, and a restarted broker is
+            // stamped again when the controllers name its role.
             version = new DataVersion(bumped.counter(), epoch, bumped.timestamp());
-            persist();
         }
     }
 

@@ -45,7 +45,12 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
             return;
         }
         byte[] body = Json.encode(SyncStateSet.of(change.syncStateSet(), change.syncStateSetEpoch()));
-        change.replicas().forEach((id, address) -> {
+        // The new master first: it is the one whose registration the clients wait for.
+        java.util.List<java.util.Map.Entry<Long, String>> order = new java.util.ArrayList<>(change.replicas().entrySet());
+        order.sort(java.util.Comparator.comparing(entry -> entry.getKey() != change.masterBrokerId()));
+        order.forEach(entry -> {
+            long id = entry.getKey();
+            String address = entry.getValue();
             if (!alive.test(change, id)) {
                 return;
             }
