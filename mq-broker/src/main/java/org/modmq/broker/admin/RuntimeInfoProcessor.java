@@ -61,7 +61,7 @@ public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
         long now = context.runtime().clock().millis();
         table.put("brokerVersionDesc", VERSION_DESC);
         table.put("brokerVersion", Integer.toString(VERSION));
-        table.put("brokerActive", Boolean.toString(config.identity().isMaster()));
+        table.put("brokerActive", Boolean.toString(context.runtime().registeredId().get() == 0));
         table.put("bootTimestamp", Long.toString(stats.bootTimestamp()));
         table.put("runtime", uptimeText(Duration.ofMillis(Math.max(0, now - stats.bootTimestamp()))));
         putTraffic(table, stats);
