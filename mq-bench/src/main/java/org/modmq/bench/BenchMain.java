@@ -22,7 +22,7 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "mq-bench", mixinStandardHelpOptions = true, version = "mq-bench 0.1.0 (rocketmq-client 5.3.3)",
         description = "Benchmarks a RocketMQ-protocol broker with the stock RocketMQ client.",
         subcommands = {ProduceCommand.class, ConsumeCommand.class, E2eCommand.class, ProbeCommand.class,
-                ReplicaCommand.class, FailoverCommand.class, HelpCommand.class})
+                ReplicaCommand.class, FailoverCommand.class, BacklogCommand.class, HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @CommandLine.Spec
@@ -40,6 +40,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica or failover");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica, failover or backlog");
     }
 }
