@@ -19,11 +19,12 @@ import org.modmq.remoting.netty.RequestProcessor;
  */
 final class BrokerExecutors implements ProcessorRegistrar, AutoCloseable {
 
-    private final RemotingServer server;
+    private final java.util.List<RemotingServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.List<Runnable> registrations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<ExecutorKind, ExecutorService> executors = new EnumMap<>(ExecutorKind.class);
 
     BrokerExecutors(RemotingServer server, ExecutorConfig config) {
-        this.server = Objects.requireNonNull(server, "server");
+        servers.add(Objects.requireNonNull(server, "server"));
         executors.put(ExecutorKind.SEND, ProcessorExecutors.bounded("SendMessageThread", config.sendThreads(),
                 config.sendQueueCapacity()));
         executors.put(ExecutorKind.PULL, ProcessorExecutors.bounded("PullMessageThread", config.pullThreads(),
@@ -42,12 +43,26 @@ final class BrokerExecutors implements ProcessorRegistrar, AutoCloseable {
     }
 
     @Override
-    public void register(ExecutorKind kind, RequestProcessor processor, int... codes) {
+    public synchronized void register(ExecutorKind kind, RequestProcessor processor, int... codes) {
         Objects.requireNonNull(processor, "processor");
         ExecutorService executor = executors.get(Objects.requireNonNull(kind, "kind"));
-        for (int code : codes) {
-            server.registerProcessor(code, processor, executor);
+        int[] bound = codes.clone();
+        for (RemotingServer server : servers) {
+            for (int code : bound) {
+                server.registerProcessor(code, processor, executor);
+            }
         }
+        registrations.add(() -> {
+            for (int code : bound) {
+                servers.get(servers.size() - 1).registerProcessor(code, processor, executor);
+            }
+        });
+    }
+
+    /** Serves every processor registered so far, and every later one, on {@code server} too (the VIP port). */
+    synchronized void alsoOn(RemotingServer server) {
+        servers.add(Objects.requireNonNull(server, "server"));
+        registrations.forEach(Runnable::run);
     }
 
     /** Stops every executor, waiting up to 5 s in total for running tasks. Idempotent. */

@@ -164,6 +164,7 @@ public final class BrokerServer implements AutoCloseable {
         });
         shutdown.at(ShutdownSequence.Step.SERVER, remoting);
         server = remoting.start();
+        startVipServer(identity, executors, consumers, producers);
 
         RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
         shutdown.at(ShutdownSequence.Step.CLIENT, client);
@@ -209,6 +210,34 @@ public final class BrokerServer implements AutoCloseable {
         }), CLIENT_SCAN_PERIOD_MILLIS, CLIENT_SCAN_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         LOG.info("broker {} of cluster {} (id {}, {}) started on {}", identity.brokerName(), identity.clusterName(),
                 identity.brokerId(), identity.role(), brokerAddr());
+    }
+
+    /**
+     * RocketMQ's brokers also listen on {@code listenPort - 2} (the "VIP channel"); stock slaves fetch their
+     * master's topics, offsets and groups there. modmq serves the same processors on {@code vipListenPort}
+     * (default {@code listenPort - 2}) when the port is free; without it every client still works, only a
+     * stock slave's metadata sync fails.
+     */
+    private void startVipServer(BrokerIdentityConfig identity, BrokerExecutors executors,
+                                ConsumerGroupRegistry consumers, ProducerRegistry producers) {
+        int port = identity.vipListenPort();
+        if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
+            return;
+        }
+        RemotingServer vip = new RemotingServer(RemotingServerConfig.of(identity.ip1(), port));
+        vip.addChannelCloseListener(channel -> {
+            consumers.channelClosed(channel);
+            producers.channelClosed(channel);
+        });
+        executors.alsoOn(vip);
+        try {
+            vip.start();
+            shutdown.at(ShutdownSequence.Step.VIP_SERVER, vip);
+        } catch (RuntimeException e) {
+            vip.close();
+            LOG.warn("VIP port {}:{} (listenPort - 2) not served: {}; stock slaves of this master cannot sync "
+                    + "metadata", identity.ip1(), port, e.getMessage());
+        }
     }
 
     private void registerBuiltInProcessors(BrokerExecutors executors, StoreBinding store) {

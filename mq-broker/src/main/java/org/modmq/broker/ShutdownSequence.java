@@ -22,6 +22,8 @@ final class ShutdownSequence {
         REGISTRATION,
         /** Stop accepting, drain in-flight requests, close client connections. */
         SERVER,
+        /** The same for the VIP port ({@code listenPort - 2}). */
+        VIP_SERVER,
         /** Controller mode: stop heartbeats and close the controller connections (a master's leave is seen at once). */
         CONTROLLER,
         /** Tell every name server this broker is gone. */

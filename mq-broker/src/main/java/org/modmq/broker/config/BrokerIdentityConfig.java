@@ -18,9 +18,18 @@ import org.modmq.api.config.BrokerRole;
  * @param haListenPort replication port: {@code listenPort + 1} when unset or 0; 0 only with
  *        {@code listenPort=0} (tests), where the strategy binds an ephemeral port
  * @param permission broker-wide permission bits (see {@code Perm}); ANDed into every registered topic
+ * @param vipListenPort modmq's {@code vipListenPort}: the second port RocketMQ brokers always open
+ *        ({@code listenPort - 2}, the "VIP channel", where stock slaves sync metadata); 0 = none
  */
 public record BrokerIdentityConfig(String clusterName, String brokerName, long brokerId, BrokerRole role,
-                                   String ip1, String ip2, int listenPort, int haListenPort, int permission) {
+                                   String ip1, String ip2, int listenPort, int haListenPort, int permission,
+                                   int vipListenPort) {
+
+    /** An identity without a VIP port. */
+    public BrokerIdentityConfig(String clusterName, String brokerName, long brokerId, BrokerRole role,
+                                String ip1, String ip2, int listenPort, int haListenPort, int permission) {
+        this(clusterName, brokerName, brokerId, role, ip1, ip2, listenPort, haListenPort, permission, 0);
+    }
 
     public BrokerIdentityConfig {
         Objects.requireNonNull(clusterName, "clusterName");
@@ -69,9 +78,10 @@ public record BrokerIdentityConfig(String clusterName, String brokerName, long b
             reader.remember("haListenPort", Integer.toString(haPort));
         }
         int permission = reader.intIn("brokerPermission", 6, 0, 15);
+        int vip = reader.intIn("vipListenPort", listenPort > 2 ? listenPort - 2 : 0, 0, 65535);
         validateName(reader, "brokerClusterName", cluster);
         validateName(reader, "brokerName", name);
-        return new BrokerIdentityConfig(cluster, name, id, role, ip1, ip2, listenPort, haPort, permission);
+        return new BrokerIdentityConfig(cluster, name, id, role, ip1, ip2, listenPort, haPort, permission, vip);
     }
 
     private static void validateName(ConfigReader reader, String key, String value) {
