@@ -72,6 +72,17 @@ final class Distribution {
     }
 
     /**
+     * Starts {@code bin/mqcontroller -c <conf>} with exactly {@code settings} (one peer of a group the caller
+     * laid out on ports it picked) and waits until its remoting {@code port} accepts.
+     *
+     * @param name names the configuration file, the output file and the process
+     */
+    ChildProcess startControllerPeer(Path workDir, String name, Map<String, String> settings, int port) {
+        Path conf = ConfFile.write(workDir, name + ".conf", settings);
+        return start(name, List.of(built.script("mqcontroller"), "-c", conf.toString()), workDir, port);
+    }
+
+    /**
      * Starts {@code bin/mqnamesrv} with {@code enableControllerInNamesrv=true}: the name server on a free
      * port and the controller beside it on two more. The process is the name server's; the controller's
      * address is {@link #controllerAddressOf}.
