@@ -2,6 +2,7 @@ package org.modmq.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -13,15 +14,23 @@ import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.CommunicationMode;
+import org.apache.rocketmq.client.impl.MQClientManager;
+import org.apache.rocketmq.client.impl.consumer.PullResultExt;
+import org.apache.rocketmq.common.filter.ExpressionType;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.sysflag.PullSysFlag;
 import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
 import org.modmq.testkit.process.Await;
 
 /**
- * Reads a topic back with the stock pull client while the route holds only a slave, so every pull is
- * answered from the slave's own ConsumeQueues. Stateless.
+ * Reads a topic back with the stock pull client from a slave's own ConsumeQueues: through the route
+ * while it holds only the slave, or by sending every pull to the slave's address while its master still
+ * runs. Stateless.
  */
 final class SlaveReader {
 
@@ -36,8 +45,27 @@ final class SlaveReader {
      *
      * @return the number of messages checked
      */
-    @SuppressWarnings("deprecation") // DefaultMQPullConsumer: the stock client that pulls from a given offset
     static int assertServes(String namesrvAddr, List<StockTraffic.Sent> sent) {
+        return assertServes(namesrvAddr, sent, SlaveReader::found);
+    }
+
+    /**
+     * As {@link #assertServes(String, List)}, but every pull goes to the broker at {@code brokerAddr}
+     * (PULL_MESSAGE sent there by the stock client's API, whatever the route says), so a replica is read
+     * while its master still runs.
+     */
+    static int assertServesAt(String namesrvAddr, String brokerAddr, List<StockTraffic.Sent> sent) {
+        return assertServes(namesrvAddr, sent, (consumer, queue) -> foundAt(consumer, brokerAddr, queue));
+    }
+
+    /** One pull of the first {@value #PULL_BATCH} messages of a queue; throws unless they were found. */
+    @SuppressWarnings("deprecation") // DefaultMQPullConsumer: the stock client that pulls from a given offset
+    private interface Puller {
+        PullResult pull(DefaultMQPullConsumer consumer, MessageQueue queue);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static int assertServes(String namesrvAddr, List<StockTraffic.Sent> sent, Puller puller) {
         Map<MessageQueue, List<StockTraffic.Sent>> byQueue = sent.stream().collect(Collectors.groupingBy(
                 StockTraffic.Sent::queue, TreeMap::new, Collectors.toList()));
         DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("interop-reader");
@@ -57,7 +85,7 @@ final class SlaveReader {
                         .limit(PULL_BATCH)
                         .toList();
                 PullResult result = Await.value("messages of " + queue + " pulled from the slave",
-                        Duration.ofSeconds(30), () -> found(consumer, queue));
+                        Duration.ofSeconds(30), () -> puller.pull(consumer, queue));
                 List<MessageExt> got = result.getMsgFoundList();
                 assertThat(got).as("messages pulled from %s", queue).hasSizeGreaterThanOrEqualTo(expected.size());
                 for (int i = 0; i < expected.size(); i++) {
@@ -74,6 +102,40 @@ final class SlaveReader {
             consumer.shutdown();
         }
         return checked;
+    }
+
+    @SuppressWarnings("deprecation")
+    private static PullResult foundAt(DefaultMQPullConsumer consumer, String brokerAddr, MessageQueue queue) {
+        PullMessageRequestHeader header = new PullMessageRequestHeader();
+        header.setConsumerGroup(consumer.getConsumerGroup());
+        header.setTopic(queue.getTopic());
+        header.setQueueId(queue.getQueueId());
+        header.setQueueOffset(0L);
+        header.setMaxMsgNums(PULL_BATCH);
+        header.setSysFlag(PullSysFlag.buildSysFlag(false, false, true, false));
+        header.setCommitOffset(0L);
+        header.setSuspendTimeoutMillis(0L);
+        header.setSubscription("*");
+        header.setSubVersion(0L);
+        header.setExpressionType(ExpressionType.TAG);
+        header.setBrokerName(queue.getBrokerName());
+        PullResult result;
+        try {
+            result = MQClientManager.getInstance().getOrCreateMQClientInstance(consumer).getMQClientAPIImpl()
+                    .pullMessage(brokerAddr, header, 5_000, CommunicationMode.SYNC, null);
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("pull from " + brokerAddr + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while pulling", e);
+        }
+        if (result.getPullStatus() != PullStatus.FOUND) {
+            throw new IllegalStateException(brokerAddr + " answered " + result);
+        }
+        byte[] binary = ((PullResultExt) result).getMessageBinary();
+        List<MessageExt> messages = MessageDecoder.decodes(ByteBuffer.wrap(binary));
+        return new PullResult(result.getPullStatus(), result.getNextBeginOffset(), result.getMinOffset(),
+                result.getMaxOffset(), messages);
     }
 
     @SuppressWarnings("deprecation")
