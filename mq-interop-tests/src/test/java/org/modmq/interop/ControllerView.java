@@ -39,6 +39,14 @@ final class ControllerView {
         });
     }
 
+    /** Waits until the set has no master (its last one went inactive and no member could replace it). */
+    BrokerReplicasInfo.ReplicasInfo awaitNoMaster(Duration timeout) {
+        return Await.value("no master", timeout, () -> {
+            BrokerReplicasInfo.ReplicasInfo info = now();
+            return info != null && (info.getMasterAddress() == null || info.getMasterAddress().isEmpty()) ? info : null;
+        });
+    }
+
     /** Waits until there is a master and the SyncStateSet has {@code members} members, every one alive. */
     BrokerReplicasInfo.ReplicasInfo awaitInSync(int members, Duration timeout) {
         return Await.value("a SyncStateSet of " + members + " live members", timeout, () -> {

@@ -81,24 +81,24 @@ class FailoverAcrossImplementationsTest {
             modmqRun.kill();
             running.remove(modmqRun);
             BrokerReplicasInfo.ReplicasInfo second = view.awaitMaster(stockAddr, first.getMasterEpoch(), WAIT);
-            burst = burst.then(sendTo(admin, namesrv.address(), stockAddr, 4L));
+            burst = burst.then(Scenario.sendToMaster(admin, namesrv.address(), TOPIC, stockAddr, SENDS_PER_MASTER, 4L));
             phases.done("modmq-a killed; stock-b master of epoch " + second.getMasterEpoch() + " took "
                     + SENDS_PER_MASTER + " sends");
             modmqRun = modmqRun.restart(ModmqDistribution.START_TIMEOUT);
             running.add(modmqRun);
-            awaitFollowing(admin, view, stockAddr, modmqAddr, second.getMasterEpoch());
+            Scenario.awaitFollowing(admin, view, stockAddr, modmqAddr, second.getMasterEpoch());
             phases.done("modmq-a restarted, caught up with stock-b and in its SyncStateSet");
 
             ChildProcess stockRun = stock.process();
             stockRun.kill();
             running.remove(stockRun);
             BrokerReplicasInfo.ReplicasInfo third = view.awaitMaster(modmqAddr, second.getMasterEpoch(), WAIT);
-            burst = burst.then(sendTo(admin, namesrv.address(), modmqAddr, 5L));
+            burst = burst.then(Scenario.sendToMaster(admin, namesrv.address(), TOPIC, modmqAddr, SENDS_PER_MASTER, 5L));
             phases.done("stock-b killed; modmq-a master of epoch " + third.getMasterEpoch() + " took "
                     + SENDS_PER_MASTER + " sends");
             stockRun = stockRun.restart(StockRocketMq.START_TIMEOUT);
             running.add(stockRun);
-            long end = awaitFollowing(admin, view, modmqAddr, stockAddr, third.getMasterEpoch());
+            long end = Scenario.awaitFollowing(admin, view, modmqAddr, stockAddr, third.getMasterEpoch());
             phases.done("stock-b restarted, caught up with modmq-a at " + end + " and in its SyncStateSet");
 
             List<String> epochs = admin.epochs(modmqAddr);
@@ -118,31 +118,5 @@ class FailoverAcrossImplementationsTest {
             running.forEach(ChildProcess::close);
             controllers.forEach(ChildProcess::close);
         }
-    }
-
-    /** Waits until the new master is id 0 in the route, then sends {@value #SENDS_PER_MASTER} messages to it. */
-    private static Scenario.Burst sendTo(StockAdmin admin, String namesrvAddr, String masterAddr, long seed) {
-        Await.until(masterAddr + " registered as id 0", WAIT,
-                () -> masterAddr.equals(admin.routeBrokers(TOPIC).get(0L)));
-        try (StockTraffic traffic = new StockTraffic(namesrvAddr, TOPIC, seed)) {
-            traffic.send(SENDS_PER_MASTER);
-            return new Scenario.Burst(traffic.sent(), admin.commitLogMaxOffset(masterAddr));
-        }
-    }
-
-    /**
-     * Waits until the replica holds the master's log and the SyncStateSet of {@code epoch} holds both.
-     *
-     * @return the master's (and replica's) log end
-     */
-    private static long awaitFollowing(StockAdmin admin, ControllerView view, String masterAddr, String replicaAddr,
-            int epoch) {
-        long end = admin.commitLogMaxOffset(masterAddr);
-        Await.until(replicaAddr + " to hold " + masterAddr + "'s log up to " + end, WAIT,
-                () -> admin.commitLogMaxOffset(replicaAddr) == end);
-        BrokerReplicasInfo.ReplicasInfo info = view.awaitInSync(2, WAIT);
-        assertThat(info.getMasterAddress()).isEqualTo(masterAddr);
-        assertThat(info.getMasterEpoch()).isEqualTo(epoch);
-        return end;
     }
 }

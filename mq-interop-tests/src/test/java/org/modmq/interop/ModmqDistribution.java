@@ -86,6 +86,11 @@ final class ModmqDistribution {
      *     {@code controllerAddr}
      */
     static java.util.List<ChildProcess> startControllers(Path workDir) {
+        return startControllers(workDir, Map.of());
+    }
+
+    /** {@link #startControllers(Path)} with {@code extra} controller keys on every peer. */
+    static java.util.List<ChildProcess> startControllers(Path workDir, Map<String, String> extra) {
         BuiltDistribution distribution = BuiltDistribution.located();
         int[] ports = FreePort.pick(6);
         StringBuilder remoting = new StringBuilder();
@@ -105,6 +110,7 @@ final class ModmqDistribution {
                 settings.put("controllerStorePath", workDir.resolve("controller-n" + i).toString());
                 settings.put("raftElectionTimeoutMin", "300");
                 settings.put("raftElectionTimeoutMax", "600");
+                settings.putAll(extra);
                 Path conf = ConfFile.write(workDir, "controller-n" + i + ".conf", settings);
                 peers.add(ChildProcess.start(new ProcessSpec("controller-n" + i,
                         List.of(distribution.script("mqcontroller"), "-c", conf.toString()),
