@@ -20,8 +20,8 @@ import org.modmq.testkit.process.ChildProcess;
  *   <li>the replica starts, learns the master's HA address, syncs from offset 0 and joins the SyncStateSet
  *       while a stock producer's burst crosses CommitLog files;</li>
  *   <li>the replica stops; once the SyncStateSet no longer holds it, more messages go to the master in e1;
- *       the master stops, restarts and is elected again in an epoch e2 &gt; e1; a second burst goes to it
- *       alone;</li>
+ *       the master stops, restarts and is elected again in an epoch e2 &gt; e1 (as often as asked, the later
+ *       times with nothing written since its last election); a second burst goes to it alone;</li>
  *   <li>the replica restarts holding part of e1's bytes: the handshake finds where the histories agree and
  *       it catches up, through the end of e1 and the start of e2 in one stream, back into the SyncStateSet
  *       of epoch e2;</li>
@@ -66,8 +66,17 @@ final class ControllerModeReplication {
     private final Path work;
     private final Phases phases;
     private final String topic;
+    private final int masterRestarts;
 
-    ControllerModeReplication(Path work, Phases phases, String topic) {
+    /**
+     * @param masterRestarts how often the master is restarted (and elected again) while the replica is
+     *     down, with nothing sent in between: from 2 on, the master is elected where its last epoch starts
+     */
+    ControllerModeReplication(Path work, Phases phases, String topic, int masterRestarts) {
+        if (masterRestarts < 1) {
+            throw new IllegalArgumentException("masterRestarts must be at least 1: " + masterRestarts);
+        }
+        this.masterRestarts = masterRestarts;
         this.work = Objects.requireNonNull(work, "work");
         this.phases = Objects.requireNonNull(phases, "phases");
         this.topic = Objects.requireNonNull(topic, "topic");
@@ -110,15 +119,19 @@ final class ControllerModeReplication {
             }
             phases.done("replica stopped, SyncStateSet of epoch " + shrunk.getSyncStateSetEpoch() + " without it, "
                     + TAIL + " more messages in epoch " + first.getMasterEpoch());
-            assertThat(master.process().stop(ChildProcess.STOP_TIMEOUT)).as("master stops on SIGTERM").isTrue();
-            running.clear();
-            ChildProcess masterRun = master.process().restart(ModmqDistribution.START_TIMEOUT);
-            running.add(masterRun);
-            BrokerReplicasInfo.ReplicasInfo second = view.awaitMaster(masterAddr, first.getMasterEpoch(), WAIT);
-            assertThat(second.getMasterBrokerId()).isEqualTo(first.getMasterBrokerId());
-            Await.until("the master registered as id 0 again", WAIT,
-                    () -> masterAddr.equals(admin.routeBrokers(topic).get(0L)));
-            phases.done("both stopped; master restarted and elected in epoch " + second.getMasterEpoch());
+            ChildProcess masterRun = master.process();
+            BrokerReplicasInfo.ReplicasInfo second = first;
+            for (int i = 0; i < masterRestarts; i++) {
+                assertThat(masterRun.stop(ChildProcess.STOP_TIMEOUT)).as("master stops on SIGTERM").isTrue();
+                running.clear();
+                masterRun = masterRun.restart(ModmqDistribution.START_TIMEOUT);
+                running.add(masterRun);
+                second = view.awaitMaster(masterAddr, second.getMasterEpoch(), WAIT);
+                assertThat(second.getMasterBrokerId()).isEqualTo(first.getMasterBrokerId());
+                Await.until("the master registered as id 0 again", WAIT,
+                        () -> masterAddr.equals(admin.routeBrokers(topic).get(0L)));
+                phases.done("master restarted and elected in epoch " + second.getMasterEpoch());
+            }
             try (StockTraffic traffic = new StockTraffic(namesrv.address(), topic, 2L)) {
                 traffic.send(SECOND_BURST);
                 burst = burst.then(new Scenario.Burst(traffic.sent(), admin.commitLogMaxOffset(masterAddr)));

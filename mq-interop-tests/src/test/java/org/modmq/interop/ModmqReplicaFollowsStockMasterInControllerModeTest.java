@@ -27,7 +27,7 @@ class ModmqReplicaFollowsStockMasterInControllerModeTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void modmqReplicaFollowsAcrossFilesAndEpochs(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work) {
-        new ControllerModeReplication(work, new Phases(LOG, "stock master -> modmq replica (controller mode)"), TOPIC)
+        new ControllerModeReplication(work, new Phases(LOG, "stock master -> modmq replica (controller mode)"), TOPIC, 2)
                 .run((namesrv, controllers) -> {
                     StockRocketMq.StockBroker broker = StockRocketMq.startControllerModeBroker(work, "stock-a",
                             namesrv, controllers, Map.of("allAckInSyncStateSet", "true"));

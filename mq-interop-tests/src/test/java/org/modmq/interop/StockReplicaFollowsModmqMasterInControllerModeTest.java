@@ -30,7 +30,7 @@ class StockReplicaFollowsModmqMasterInControllerModeTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void stockReplicaFollowsAcrossFilesAndEpochs(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work) {
-        new ControllerModeReplication(work, new Phases(LOG, "modmq master -> stock replica (controller mode)"), TOPIC)
+        new ControllerModeReplication(work, new Phases(LOG, "modmq master -> stock replica (controller mode)"), TOPIC, 1)
                 .run((namesrv, controllers) -> {
                     ModmqDistribution.ModmqBroker broker = ModmqDistribution.startControllerModeBroker(work, "modmq-a",
                             namesrv, controllers, Map.of());
