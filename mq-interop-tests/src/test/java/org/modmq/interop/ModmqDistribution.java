@@ -47,6 +47,38 @@ final class ModmqDistribution {
     }
 
     /**
+     * Starts {@code bin/mqbroker -c <conf>} in controller mode ({@code enableControllerMode=true}, no
+     * {@code brokerId} or {@code brokerRole}: the controllers at {@code controllerAddr} assign both) with
+     * the shared {@link BrokerSettings}, {@code haStrategy=pull} (so AutoSwitch HA), the mmap store,
+     * {@code allAckInSyncStateSet=true}, HA on {@code listenPort + 1}, and {@code extra} keys added last.
+     * The SyncStateSet check and the replica-info poll run every second, as for the stock brokers of
+     * {@link StockRocketMq#startControllerModeBroker}.
+     */
+    static ModmqBroker startControllerModeBroker(Path workDir, String label, String namesrvAddr, String controllerAddr,
+            Map<String, String> extra) {
+        BuiltDistribution distribution = BuiltDistribution.located();
+        int port = FreePort.pickRun(0, 1);
+        Path store = workDir.resolve(label + "-store");
+        Map<String, String> settings = BrokerSettings.common("SLAVE", port, port + 1, namesrvAddr, store);
+        settings.remove("brokerId");
+        settings.remove("brokerRole");
+        settings.put("haStrategy", "pull");
+        settings.put("storeBackend", "mmap");
+        settings.put("enableControllerMode", "true");
+        settings.put("controllerAddr", controllerAddr);
+        settings.put("allAckInSyncStateSet", "true");
+        settings.put("checkSyncStateSetPeriod", "1000");
+        settings.put("syncBrokerMetadataPeriod", "1000");
+        settings.putAll(extra);
+        Path conf = ConfFile.write(workDir, label + ".conf", settings);
+        ChildProcess process = ChildProcess.start(new ProcessSpec(label,
+                List.of(distribution.script("mqbroker"), "-c", conf.toString()),
+                BuiltDistribution.launcherEnvironment(HEAP, workDir.resolve(label + "-logs")), workDir, port),
+                START_TIMEOUT);
+        return new ModmqBroker(process, store.resolve("commitlog"));
+    }
+
+    /**
      * Starts three controller peers ({@code bin/mqcontroller}) of one group on free loopback ports, stores
      * under {@code workDir}, Raft election timeouts of 300-600 ms.
      *
@@ -54,6 +86,11 @@ final class ModmqDistribution {
      *     {@code controllerAddr}
      */
     static java.util.List<ChildProcess> startControllers(Path workDir) {
+        return startControllers(workDir, Map.of());
+    }
+
+    /** {@link #startControllers(Path)} with {@code extra} controller keys on every peer. */
+    static java.util.List<ChildProcess> startControllers(Path workDir, Map<String, String> extra) {
         BuiltDistribution distribution = BuiltDistribution.located();
         int[] ports = FreePort.pick(6);
         StringBuilder remoting = new StringBuilder();
@@ -73,6 +110,7 @@ final class ModmqDistribution {
                 settings.put("controllerStorePath", workDir.resolve("controller-n" + i).toString());
                 settings.put("raftElectionTimeoutMin", "300");
                 settings.put("raftElectionTimeoutMax", "600");
+                settings.putAll(extra);
                 Path conf = ConfFile.write(workDir, "controller-n" + i + ".conf", settings);
                 peers.add(ChildProcess.start(new ProcessSpec("controller-n" + i,
                         List.of(distribution.script("mqcontroller"), "-c", conf.toString()),

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.rocketmq.remoting.protocol.body.BrokerReplicasInfo;
 import org.modmq.testkit.process.Await;
 
 /**
- * The steps both interoperability scenarios share: topic creation, a burst from the stock producer and
- * the bounded wait until the slave's CommitLog ends where the master's does. Stateless.
+ * The steps the interoperability scenarios share: topic creation, bursts from the stock producer, the
+ * bounded wait until the slave's CommitLog ends where the master's does and, in controller mode, until a
+ * replica follows its new master in the controllers' SyncStateSet. Stateless.
  */
 final class Scenario {
 
@@ -79,6 +81,37 @@ final class Scenario {
             phases.done("slave caught up at " + masterMax);
             return new Burst(traffic.sent(), masterMax);
         }
+    }
+
+    /**
+     * Waits until the broker at {@code masterAddr} is id 0 in {@code topic}'s route, then sends {@code count}
+     * messages (bodies seeded by {@code seed}), each of which must be stored.
+     */
+    static Burst sendToMaster(StockAdmin admin, String namesrvAddr, String topic, String masterAddr, int count,
+            long seed) {
+        Await.until(masterAddr + " registered as id 0", Duration.ofSeconds(60),
+                () -> masterAddr.equals(admin.routeBrokers(topic).get(0L)));
+        try (StockTraffic traffic = new StockTraffic(namesrvAddr, topic, seed)) {
+            traffic.send(count);
+            return new Burst(traffic.sent(), admin.commitLogMaxOffset(masterAddr));
+        }
+    }
+
+    /**
+     * Controller mode: waits until the replica holds the master's whole log and the controllers' SyncStateSet
+     * of master epoch {@code epoch} holds both.
+     *
+     * @return the master's (and replica's) log end
+     */
+    static long awaitFollowing(StockAdmin admin, ControllerView view, String masterAddr, String replicaAddr,
+            int epoch) {
+        long end = admin.commitLogMaxOffset(masterAddr);
+        Await.until(replicaAddr + " to hold " + masterAddr + "'s log up to " + end, FIRST_CATCH_UP,
+                () -> admin.commitLogMaxOffset(replicaAddr) == end);
+        BrokerReplicasInfo.ReplicasInfo info = view.awaitInSync(2, FIRST_CATCH_UP);
+        assertThat(info.getMasterAddress()).as("the master").isEqualTo(masterAddr);
+        assertThat(info.getMasterEpoch()).as("the master epoch").isEqualTo(epoch);
+        return end;
     }
 
     /** Waits until the slave's commitLogMaxOffset equals the master's; returns that offset. */

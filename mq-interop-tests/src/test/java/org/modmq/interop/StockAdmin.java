@@ -125,6 +125,22 @@ final class StockAdmin implements AutoCloseable {
         }
     }
 
+    /**
+     * The broker's epoch history as {@code epoch-startOffset} strings, oldest first
+     * (GET_BROKER_EPOCH_CACHE, 1007, what {@code mqadmin getBrokerEpoch} shows).
+     */
+    java.util.List<String> epochs(String brokerAddr) {
+        try {
+            return admin.getBrokerEpochCache(brokerAddr).getEpochList().stream()
+                    .map(entry -> entry.getEpoch() + "-" + entry.getStartOffset()).toList();
+        } catch (RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("no epoch cache from " + brokerAddr, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking " + brokerAddr, e);
+        }
+    }
+
     @Override
     public void close() {
         if (!closed) {

@@ -76,6 +76,15 @@ final class StockRocketMq {
      * store settings as {@link #startBroker}, the HA port at {@code listenPort + 1}.
      */
     static StockBroker startControllerModeBroker(Path workDir, String label, String namesrvAddr, String controllerAddr) {
+        return startControllerModeBroker(workDir, label, namesrvAddr, controllerAddr, Map.of());
+    }
+
+    /**
+     * {@link #startControllerModeBroker(Path, String, String, String)} with {@code extra} keys added last
+     * (they override the defaults).
+     */
+    static StockBroker startControllerModeBroker(Path workDir, String label, String namesrvAddr, String controllerAddr,
+            Map<String, String> extra) {
         int port = FreePort.pickRun(2, 1);
         Path store = workDir.resolve(label + "-store");
         Map<String, String> settings = BrokerSettings.common("SLAVE", port, port + 1, namesrvAddr, store);
@@ -94,6 +103,7 @@ final class StockRocketMq {
         // The master widens its sync-state set, and replicas poll the controller, every second.
         settings.put("checkSyncStateSetPeriod", "1000");
         settings.put("syncBrokerMetadataPeriod", "1000");
+        settings.putAll(extra);
         Path conf = ConfFile.write(workDir, label + ".properties", settings);
         ChildProcess process = launch(label, BROKER_JVM, "org.apache.rocketmq.broker.BrokerStartup", conf, workDir, port);
         return new StockBroker(process, store.resolve("commitlog"));

@@ -26,8 +26,9 @@ import org.modmq.store.segment.SegmentFiles;
 /**
  * The store's components, opened and recovered in order: CommitLog (end found by recovery, then cut
  * back to an unfinished truncation's target), epoch history (entries beyond the end dropped),
- * ConsumeQueues (cut back to the CommitLog end), index, dispatch (re-dispatching what the walk
- * verified), then the abort file is created. Not thread-safe itself; the parts are.
+ * ConsumeQueues (cut back to the CommitLog end), index, dispatch (re-dispatching from what the walk
+ * verified or from where the checkpoint says dispatch had got to, whichever is lower), then the abort
+ * file is created. Not thread-safe itself; the parts are.
  */
 record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, IndexStore index,
                   DispatchAgent dispatch, RetentionAgent retention, CheckpointFile checkpoint, AbortFile abort,
@@ -73,8 +74,9 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             index.resumeBelow(end);
             // After a crash, queue and index entries written after their last force may be gone (the direct
             // backend keeps unforced bytes in process memory): re-dispatch from the last logics force at the latest.
-            long dispatchFrom = abnormal ? Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset())
-                    : outcome.verifiedFrom();
+            // After a clean close the checkpoint names where dispatch had got to, which in controller mode is
+            // the confirm offset, below the log's end: the records between are dispatched now.
+            long dispatchFrom = Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset());
             dispatchFrom = Math.min(dispatchFrom, end);
             DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom));
             dispatch.doWork();
@@ -146,12 +148,14 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         // A replica's log may end inside a record cut by a replication frame; it reopens at the last whole
         // record, which is what it then reports to its master, so the master resends the cut record.
         long confirmed = log.confirmedOffset();
+        // Read before the queues are forced and closed; controller mode dispatches only up to the confirm offset.
+        long dispatched = Math.min(dispatch.dispatchedOffset(), confirmed);
         index.flush();
         index.close();
         queues.close();
         log.close();
         checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp, end, confirmed,
-                confirmed));
+                dispatched));
         abort.delete();
     }
 }

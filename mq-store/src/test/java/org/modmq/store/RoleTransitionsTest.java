@@ -203,6 +203,31 @@ class RoleTransitionsTest {
     }
 
     @Test
+    void aReplicaClosedWithRecordsBeyondItsMastersConfirmOffsetDispatchesThemWhenReopened() throws Exception {
+        long firstEnd;
+        try (MessageStore master = open(root.resolve("m"))) {
+            put(master, "confirmed");
+            firstEnd = master.getCommitLogMaxOffset();
+            put(master, "replicated, not yet confirmed");
+            put(master, "replicated, not yet confirmed either");
+            try (MessageStore replica = open(root.resolve("r"), "enableControllerMode", "true")) {
+                replica.becomeReplica(1, "127.0.0.1:1", 2);
+                copy(master, replica, 0);
+                replica.replicatedLog().confirm(firstEnd);
+                assertThat(replica.getMaxOffsetInQueue("T", 0)).isEqualTo(1);
+            }
+        }
+        // Reopened, the replica trusts its whole log (RocketMQ's replicas do too): the two records the
+        // dispatch held back for the confirm offset must reach the ConsumeQueue rather than leave a gap.
+        try (MessageStore reopened = open(root.resolve("r"), "enableControllerMode", "true")) {
+            assertThat(reopened.getMaxOffsetInQueue("T", 0)).isEqualTo(3);
+            try (GetMessageResult result = reopened.getMessages("T", 0, 1, 8, t -> true, 1 << 20)) {
+                assertThat(result.messages()).hasSize(2);
+            }
+        }
+    }
+
+    @Test
     void minInSyncReplicasRefusesSendsBeforeStoringThem() throws Exception {
         try (MessageStore store = open(root, "enableControllerMode", "true", "minInSyncReplicas", "2")) {
             store.becomeMaster(1, 1);

@@ -14,9 +14,13 @@ import org.slf4j.LoggerFactory;
  * two histories agree and cuts this log back to there through {@link ReplicatedLog#truncate}.
  *
  * <ul>
- *   <li>Fencing, beyond RocketMQ (whose replica only looks for a common epoch): a master whose last epoch is
- *       older than this log's last epoch or than the epoch the store was told to follow in has been
- *       superseded, and is refused before anything is cut.</li>
+ *   <li>Fencing, beyond RocketMQ (whose replica only looks for a common epoch): a master whose history
+ *       ends before an epoch in which this log holds bytes has been superseded, and is refused before
+ *       anything is cut. The master's last epoch is not compared with the epoch the store was told to
+ *       follow in: a RocketMQ master elected where its last epoch starts cannot record the new epoch (its
+ *       epoch file takes only entries starting above the last one), so it answers, and labels its new
+ *       bytes with, an older epoch than the controller's. Epochs this log recorded without bytes (modmq
+ *       records every epoch it was master in) are cut like any other entry the master lacks.</li>
  *   <li>No local epochs: as RocketMQ, nothing is cut (a new replica reports 0 and takes the master's first
  *       or last file; a log kept from classic HA is trusted).</li>
  *   <li>A common epoch: the newest local epoch the master holds with the same start; the logs agree up to
@@ -49,11 +53,19 @@ final class HandshakeReconciler {
         List<EpochEntry> local = log.epochs();
         EpochTimeline mine = new EpochTimeline(local, log.maxOffset());
         EpochTimeline theirs = new EpochTimeline(master.entries(), master.maxOffset());
-        int required = Math.max(mine.lastEpoch(), roleEpoch);
-        if (master.lastEpoch() < required || theirs.isEmpty()) {
+        if (theirs.isEmpty()) {
+            throw new RefusalException("master " + peer + " is stale: it answers no epoch history");
+        }
+        int unknown = newestWithBytes(mine, log.maxOffset());
+        if (unknown > master.lastEpoch()) {
             throw new RefusalException("master " + peer + " is stale: its last epoch " + master.lastEpoch()
-                    + " is older than " + required + " (this log's last epoch " + mine.lastEpoch()
-                    + ", following in epoch " + roleEpoch + ")");
+                    + " is older than epoch " + unknown + ", in which this log holds bytes (this log " + local
+                    + " ending at " + log.maxOffset() + ", following in epoch " + roleEpoch + ")");
+        }
+        if (master.lastEpoch() < roleEpoch) {
+            LOG.info("master {} answers a history ending in epoch {} while it is master of epoch {} (a RocketMQ "
+                    + "master elected where its last epoch starts keeps that epoch); following it", peer,
+                    master.lastEpoch(), roleEpoch);
         }
         if (mine.isEmpty()) {
             if (log.maxOffset() > 0) {
@@ -79,5 +91,17 @@ final class HandshakeReconciler {
             log.truncate(at);
         }
         return log.maxOffset();
+    }
+
+    /** The newest epoch of {@code mine} that holds bytes (starts below its end), -1 when none does. */
+    private static int newestWithBytes(EpochTimeline mine, long logEnd) {
+        for (int i = mine.size() - 1; i >= 0; i--) {
+            long start = mine.get(i).startOffset();
+            long end = Math.min(mine.endOf(i), logEnd);
+            if (start < end) {
+                return mine.get(i).epoch();
+            }
+        }
+        return -1;
     }
 }

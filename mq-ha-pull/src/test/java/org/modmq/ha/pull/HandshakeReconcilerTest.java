@@ -52,14 +52,31 @@ class HandshakeReconcilerTest {
         MemoryLog log = MemoryLog.holding(SEGMENT, 0, 500, e(1, 0), e(3, 300));
         assertThatThrownBy(() -> HandshakeReconciler.reconcile(log, master(400, e(1, 0), e(2, 300)), 3, "m"))
                 .isInstanceOf(RefusalException.class).hasMessageContaining("stale");
-        MemoryLog behind = MemoryLog.holding(SEGMENT, 0, 100, e(1, 0));
-        assertThatThrownBy(() -> HandshakeReconciler.reconcile(behind, master(400, e(1, 0), e(2, 300)), 4, "m"))
-                .as("the store follows in epoch 4: a master still at 2 is not its master yet")
-                .isInstanceOf(RefusalException.class);
         assertThatThrownBy(() -> HandshakeReconciler.reconcile(new MemoryLog(SEGMENT), master(0), 0, "m"))
                 .as("a master without epochs").isInstanceOf(RefusalException.class);
         assertThat(log.journal()).isEmpty();
+    }
+
+    @Test
+    void aMasterWhoseHistoryEndsBelowTheFollowedEpochIsFollowed() throws Exception {
+        // A RocketMQ master elected where its last epoch starts cannot record the new epoch (its epoch file
+        // takes only entries starting above the last one) and labels its new bytes with the old epoch: a
+        // master of controller epoch 5 that answers a history ending in epoch 3.
+        MemoryLog behind = MemoryLog.holding(SEGMENT, 0, 300, e(1, 0));
+        assertThat(HandshakeReconciler.reconcile(behind, master(400, e(1, 0), e(3, 300)), 5, "m")).isEqualTo(300);
         assertThat(behind.journal()).isEmpty();
+        MemoryLog level = MemoryLog.holding(SEGMENT, 0, 350, e(1, 0), e(3, 300));
+        assertThat(HandshakeReconciler.reconcile(level, master(400, e(1, 0), e(3, 300)), 5, "m")).isEqualTo(350);
+        assertThat(level.journal()).isEmpty();
+    }
+
+    @Test
+    void aLaterEpochThisLogHoldsNoBytesOfDoesNotMakeTheMasterStale() throws Exception {
+        // A modmq master recorded epoch 5 where epoch 3 starts (no bytes in 3); the RocketMQ broker elected
+        // next holds 3 as its last epoch.
+        MemoryLog log = MemoryLog.holding(SEGMENT, 0, 300, e(1, 0), e(3, 300), e(5, 300));
+        assertThat(HandshakeReconciler.reconcile(log, master(400, e(1, 0), e(3, 300)), 7, "m")).isEqualTo(300);
+        assertThat(log.journal()).containsExactly("truncate 300");
     }
 
     @Test

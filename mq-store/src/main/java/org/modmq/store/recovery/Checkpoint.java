@@ -10,7 +10,8 @@ package org.modmq.store.recovery;
  * @param masterFlushedOffset CommitLog offset below which everything was durable
  * @param confirmPhyOffset CommitLog end at the time of writing (trusted after a clean close)
  * @param logicsFlushedOffset CommitLog offset below which every ConsumeQueue and index entry was forced
- *     to disk; recovery after a crash re-dispatches from here at the latest (0 when unknown)
+ *     to disk (after a clean close: where dispatch had got to, in controller mode the confirm offset);
+ *     recovery re-dispatches from here at the latest (0 when unknown)
  */
 public record Checkpoint(long physicMsgTimestamp, long logicsMsgTimestamp, long indexMsgTimestamp,
                          long masterFlushedOffset, long confirmPhyOffset,
