@@ -181,6 +181,8 @@ final class Distribution {
         settings.put("brokerIP1", "127.0.0.1");
         settings.put("listenPort", Integer.toString(port));
         settings.put("haListenPort", Integer.toString(ports[1]));
+        // listenPort - 2 was not picked free: a VIP port there could take a port another process was given
+        settings.put("vipListenPort", "0");
         settings.put("namesrvAddr", String.join(";", namesrvAddrs));
         settings.put("storePathRootDir", store.toString());
         settings.put("storeBackend", "mmap");
@@ -201,7 +203,7 @@ final class Distribution {
     /**
      * Writes a configuration for {@code bin/modmq -c}: the broker on a free {@code listenPort} (and
      * {@code haListenPort}), the embedded name server on the free port named by {@code namesrvAddr},
-     * a store under {@code workDir}; every other key keeps the launcher's embedded default.
+     * no VIP port, a store under {@code workDir}; every other key keeps the launcher's embedded default.
      */
     StandaloneConf standaloneConf(Path workDir, String brokerName) {
         int[] ports = FreePort.pick(3);
@@ -212,6 +214,7 @@ final class Distribution {
         settings.put("brokerName", brokerName);
         settings.put("listenPort", Integer.toString(brokerPort));
         settings.put("haListenPort", Integer.toString(ports[2]));
+        settings.put("vipListenPort", "0");
         settings.put("namesrvAddr", "127.0.0.1:" + namesrvPort);
         settings.put("storePathRootDir", store.toString());
         Path file = ConfFile.write(workDir, "standalone.conf", settings);

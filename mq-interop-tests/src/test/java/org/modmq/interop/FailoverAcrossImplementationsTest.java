@@ -67,12 +67,10 @@ class FailoverAcrossImplementationsTest {
                     namesrv.address(), controllerAddr, StockReplicaFollowsModmqMasterInControllerModeTest.replicaSettings());
             running.add(stock.process());
             String stockAddr = stock.process().address();
-            // The stock broker would fetch topic configs from the modmq master's VIP port (listenPort - 2),
-            // where modmq does not listen; it needs the topic to serve it as master and as replica.
-            Await.value(stockAddr + " to take " + TOPIC, WAIT, () -> {
-                admin.createTopic(stockAddr, TOPIC, 4);
-                return Boolean.TRUE;
-            });
+            // The stock broker fetches topic configs from the modmq master's VIP port (listenPort - 2); it
+            // needs the topic to serve it as master and as replica.
+            Await.until(stockAddr + " to learn " + TOPIC + " from its master", WAIT,
+                    () -> admin.topics(stockAddr).contains(TOPIC));
             Scenario.Burst burst = Scenario.sendBurst(admin, namesrv.address(), TOPIC, modmqAddr, stockAddr, phases);
             view.awaitInSync(2, WAIT);
             phases.done("modmq-a master of epoch " + first.getMasterEpoch() + ", stock-b in its SyncStateSet");

@@ -57,7 +57,8 @@ final class ModmqDistribution {
     static ModmqBroker startControllerModeBroker(Path workDir, String label, String namesrvAddr, String controllerAddr,
             Map<String, String> extra) {
         BuiltDistribution distribution = BuiltDistribution.located();
-        int port = FreePort.pickRun(0, 1);
+        // listenPort - 2 is free too: the VIP port, where a stock replica fetches its master's metadata
+        int port = FreePort.pickRun(2, 1);
         Path store = workDir.resolve(label + "-store");
         Map<String, String> settings = BrokerSettings.common("SLAVE", port, port + 1, namesrvAddr, store);
         settings.remove("brokerId");

@@ -40,13 +40,11 @@ class StockReplicaFollowsModmqMasterInControllerModeTest {
                             namesrv, controllers, replicaSettings());
                     return new ControllerModeReplication.Node(broker.process(), broker.commitLogDir());
                 }, (admin, replicaAddr) ->
-                    // A stock replica's metadata sync asks for the topic configs on its master's VIP port
-                    // (listenPort - 2, hard-coded in RocketMQ's BrokerOuterAPI#getAllTopicConfig), where a
-                    // modmq broker does not listen: without this it never knows the topic and refuses pulls.
-                    Await.value(replicaAddr + " to take " + TOPIC, Duration.ofSeconds(60), () -> {
-                        admin.createTopic(replicaAddr, TOPIC, 4);
-                        return Boolean.TRUE;
-                    }));
+                    // A stock replica fetches its master's topic configs from the master's VIP port
+                    // (listenPort - 2, hard-coded in RocketMQ's BrokerOuterAPI#getAllTopicConfig); the modmq
+                    // master serves them there, so the replica learns the topic by itself.
+                    Await.until(replicaAddr + " to learn " + TOPIC + " from its master", Duration.ofSeconds(60),
+                            () -> admin.topics(replicaAddr).contains(TOPIC)));
     }
 
     /**
