@@ -115,7 +115,8 @@ public final class RemotingFrameDecoder extends ByteToMessageDecoder {
         if (more > 0) {
             if (!budget.tryAcquire(more)) {
                 throw fail(in, "partly received frames already hold " + budget.used() + " bytes in this process"
-                        + " (limit " + budget.limit() + "); this connection's frame of " + bytes + "+ bytes does not fit");
+                        + " (limit " + budget.limit() + "); no room for the " + bytes + " bytes received so far of this"
+                        + " connection's frame");
             }
             held = bytes;
         }
