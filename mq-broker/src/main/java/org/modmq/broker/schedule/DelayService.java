@@ -1,0 +1,107 @@
+package org.modmq.broker.schedule;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.modmq.api.message.DelayLevels;
+import org.modmq.api.spi.replication.RoleState;
+import org.modmq.broker.metadata.DelayOffsetTable;
+import org.modmq.broker.metadata.Perm;
+import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.broker.metadata.TopicConfigTable;
+import org.modmq.store.MessageStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The delay levels of a broker: one {@link DelayDeliveryAgent} per level, stepped every
+ * {@link #PERIOD_MILLIS} on the broker scheduler, delivering only while the store is master. It follows
+ * the store's role (classic or controller mode, at start and at run time): on master the agents start
+ * from the delay offsets in force (a new master's were copied from the old one), on replica they stop.
+ * At start it sizes SCHEDULE_TOPIC_XXXX to the level count. {@link #close()} stops the agents and
+ * persists the delay offsets. Thread-safe.
+ */
+public final class DelayService implements AutoCloseable {
+
+    /** How often the agents look for due messages (RocketMQ's delivery task waits 100 ms too). */
+    public static final long PERIOD_MILLIS = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(DelayService.class);
+
+    private final DelayRedirect redirect;
+    private final List<DelayDeliveryAgent> agents;
+    private final DelayOffsetTable offsets;
+    private final ScheduledFuture<?> task;
+
+    /**
+     * Builds the agents, starts them if {@code store} is master now, follows its role from then on and
+     * schedules the steps on {@code scheduler} (not owned).
+     */
+    public DelayService(DelayLevels levels, MessageStore store, DelayOffsetTable offsets, TopicConfigTable topics,
+                        Clock clock, ScheduledExecutorService scheduler) {
+        this.redirect = new DelayRedirect(levels);
+        this.offsets = Objects.requireNonNull(offsets, "offsets");
+        List<DelayDeliveryAgent> built = new ArrayList<>(levels.count());
+        for (int level = 1; level <= levels.count(); level++) {
+            built.add(new DelayDeliveryAgent(level, levels, store, offsets, clock));
+        }
+        this.agents = List.copyOf(built);
+        sizeScheduleTopic(topics, levels.count());
+        store.addRoleListener(this::followRole);
+        followRole(store.role());
+        this.task = scheduler.scheduleWithFixedDelay(this::doWork, PERIOD_MILLIS, PERIOD_MILLIS,
+                TimeUnit.MILLISECONDS);
+        LOG.info("{} delay levels ({})", levels.count(), levels);
+    }
+
+    private static void sizeScheduleTopic(TopicConfigTable topics, int levels) {
+        TopicConfig current = topics.get(DelayLevels.SCHEDULE_TOPIC).orElse(null);
+        if (current == null || current.readQueueNums() != levels || current.writeQueueNums() != levels) {
+            topics.upsert(TopicConfig.of(DelayLevels.SCHEDULE_TOPIC, levels,
+                    current == null ? Perm.READ_WRITE : current.perm()));
+        }
+    }
+
+    private void followRole(RoleState role) {
+        for (DelayDeliveryAgent agent : agents) {
+            if (role.master()) {
+                agent.start();
+            } else {
+                agent.stop();
+            }
+        }
+    }
+
+    /** Where sends and retries store a message with a delay level. */
+    public DelayRedirect redirect() {
+        return redirect;
+    }
+
+    /** The agents, by level (index 0 is level 1). */
+    public List<DelayDeliveryAgent> agents() {
+        return agents;
+    }
+
+    /** Steps every agent once; returns the entries delivered or skipped. */
+    public int doWork() {
+        int done = 0;
+        for (DelayDeliveryAgent agent : agents) {
+            try {
+                done += agent.doWork();
+            } catch (RuntimeException e) {
+                LOG.error("delay level {} failed a step; it tries again in {} ms", agent.level(), PERIOD_MILLIS, e);
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public void close() {
+        task.cancel(false);
+        agents.forEach(DelayDeliveryAgent::stop);
+        offsets.persist();
+    }
+}
