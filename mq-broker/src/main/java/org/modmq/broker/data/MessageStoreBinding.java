@@ -69,7 +69,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
         this.delay = new DelayService(runtime.config().store().delayLevels(), store, runtime.metadata().delayOffsets(),
-                runtime.metadata().topics(), runtime.clock(), runtime.scheduler());
+                runtime.metadata().topics(), runtime.clock()).schedule(runtime.scheduler());
         this.followed = runtime.config().replication().masterAddress().orElse(null);
     }
 

@@ -50,7 +50,7 @@ public final class SendBackProcessor implements RequestProcessor {
         String group = h.requireString("group");
         int delayLevel = h.requireInt("delayLevel");
         var metadata = path.runtime().metadata();
-        SubscriptionGroupConfig groupConfig = metadata.subscriptionGroups().get(group).orElse(null);
+        SubscriptionGroupConfig groupConfig = metadata.subscriptionGroups().findOrCreate(group).orElse(null);
         if (groupConfig == null) {
             return answer(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group not exist, " + group);
         }

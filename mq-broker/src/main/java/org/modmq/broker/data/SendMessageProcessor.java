@@ -75,7 +75,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         boolean dlq = false;
         if (TopicValidator.isRetryTopic(targetTopic)) {
             String group = targetTopic.substring(TopicValidator.RETRY_PREFIX.length());
-            SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().get(group)
+            SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().findOrCreate(group)
                     .orElseThrow(() -> new ResponseCodeException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
                             "subscription group not exist, " + group));
             int max = request.version() >= MAX_RECONSUME_TIMES_VERSION && header.maxReconsumeTimes() >= 0

@@ -34,14 +34,14 @@ public final class DelayService implements AutoCloseable {
     private final DelayRedirect redirect;
     private final List<DelayDeliveryAgent> agents;
     private final DelayOffsetTable offsets;
-    private final ScheduledFuture<?> task;
+    private volatile ScheduledFuture<?> task;
 
     /**
-     * Builds the agents, starts them if {@code store} is master now, follows its role from then on and
-     * schedules the steps on {@code scheduler} (not owned).
+     * Builds the agents, starts them if {@code store} is master now and follows its role from then on;
+     * nothing is delivered until {@link #schedule} (or a test's {@link #doWork()}).
      */
     public DelayService(DelayLevels levels, MessageStore store, DelayOffsetTable offsets, TopicConfigTable topics,
-                        Clock clock, ScheduledExecutorService scheduler) {
+                        Clock clock) {
         this.redirect = new DelayRedirect(levels);
         this.offsets = Objects.requireNonNull(offsets, "offsets");
         List<DelayDeliveryAgent> built = new ArrayList<>(levels.count());
@@ -52,9 +52,15 @@ public final class DelayService implements AutoCloseable {
         sizeScheduleTopic(topics, levels.count());
         store.addRoleListener(this::followRole);
         followRole(store.role());
-        this.task = scheduler.scheduleWithFixedDelay(this::doWork, PERIOD_MILLIS, PERIOD_MILLIS,
-                TimeUnit.MILLISECONDS);
         LOG.info("{} delay levels ({})", levels.count(), levels);
+    }
+
+    /** Steps the agents every {@link #PERIOD_MILLIS} on {@code scheduler} (not owned) until {@link #close()}. */
+    public synchronized DelayService schedule(ScheduledExecutorService scheduler) {
+        if (task == null) {
+            task = scheduler.scheduleWithFixedDelay(this::doWork, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        return this;
     }
 
     private static void sizeScheduleTopic(TopicConfigTable topics, int levels) {
@@ -99,8 +105,10 @@ public final class DelayService implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        task.cancel(false);
+    public synchronized void close() {
+        if (task != null) {
+            task.cancel(false);
+        }
         agents.forEach(DelayDeliveryAgent::stop);
         offsets.persist();
     }
