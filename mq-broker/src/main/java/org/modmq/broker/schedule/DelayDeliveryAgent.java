@@ -188,7 +188,7 @@ public final class DelayDeliveryAgent {
         AppendedPut put = store.append(List.of(restored), true);
         if (!put.stored()) {
             LOG.warn("delay level {}: delivery of entry {} to {} refused ({}: {}); retried later", level,
-                    entry.queueOffset(), restored.topic(), put.appended().status(), put.appended().remark());
+                    entry.queueOffset(), restored.topic(), put.appended().status(), put.appended().detail());
             return false;
         }
         next = after;
