@@ -91,6 +91,8 @@ class RetryAndDeadLetterTest {
             assertThat(got).extracting(d -> d.message().getMsgId()).containsOnly(got.get(0).message().getMsgId());
             long firstWait = got.get(1).arrivedAt() - got.get(0).arrivedAt();
             long secondWait = got.get(2).arrivedAt() - got.get(1).arrivedAt();
+            System.out.printf("[retry] back after %d ms (level 3 = 1 s), then %d ms (level 4 = 2 s)%n", firstWait,
+                    secondWait);
             assertThat(firstWait).as("level 3 = 1 s").isBetween(900L, 3_000L);
             assertThat(secondWait).as("level 4 = 2 s").isBetween(1_900L, 4_000L);
         } finally {
@@ -150,6 +152,9 @@ class RetryAndDeadLetterTest {
             Await.until("every message after the restart", DELIVERY_TIMEOUT,
                     () -> keys(listener).keySet().containsAll(pending));
             Map<String, Integer> keys = keys(listener);
+            System.out.printf("[delay-kill] %d deliveries of %d messages; early ones twice: %d%n",
+                    listener.deliveries().size(), delivered.size() + pending.size(),
+                    delivered.stream().filter(key -> keys.getOrDefault(key, 0) > 1).count());
             assertThat(keys.keySet()).containsAll(delivered);
             // Nothing of the pending ones was delivered before the kill, so each comes exactly once; the early
             // ones may come twice (RocketMQ re-delivers from the last persisted delay and consumer offsets).

@@ -56,6 +56,8 @@ public final class DelayDeliveryAgent {
     private final AtomicInteger unacknowledged = new AtomicInteger();
     private volatile boolean active;
     private volatile boolean reload = true;
+    /** When the agent has something to do next (ms, its clock); {@code Long.MAX_VALUE}: nothing queued. */
+    private volatile long nextWork = Long.MAX_VALUE;
     private long next;
     /** Completes with whether every delivery before it was acknowledged; the table follows it. */
     private CompletableFuture<Boolean> acknowledged = CompletableFuture.completedFuture(true);
@@ -111,6 +113,7 @@ public final class DelayDeliveryAgent {
      * @return the number of entries delivered or skipped
      */
     public synchronized int doWork() {
+        nextWork = Long.MAX_VALUE;
         if (!active) {
             return 0;
         }
@@ -119,7 +122,11 @@ public final class DelayDeliveryAgent {
             load();
         }
         int done = 0;
-        while (done < MAX_PER_STEP && active && unacknowledged.get() < MAX_UNACKNOWLEDGED) {
+        while (active) {
+            if (done >= MAX_PER_STEP || unacknowledged.get() >= MAX_UNACKNOWLEDGED) {
+                nextWork = clock.millis() + (done >= MAX_PER_STEP ? 0 : DelayService.PERIOD_MILLIS);
+                break;
+            }
             Optional<QueueEntry> entry = store.queueEntry(DelayLevels.SCHEDULE_TOPIC, queueId, next);
             if (entry.isEmpty()) {
                 if (!moveIntoQueue()) {
@@ -133,14 +140,25 @@ public final class DelayDeliveryAgent {
                 due = now;
             }
             if (due > now) {
+                nextWork = due;
                 break;
             }
             if (!deliver(entry.get())) {
+                nextWork = now + DelayService.PERIOD_MILLIS;
                 break;
             }
             done++;
         }
         return done;
+    }
+
+    /**
+     * When the last {@link #doWork()} found the next thing to do: the head entry's delivery time, now
+     * after a full step, {@code Long.MAX_VALUE} when the queue was empty (new entries come at least the
+     * level's delay later, or within the service's period).
+     */
+    public long nextWorkMillis() {
+        return nextWork;
     }
 
     private void load() {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,14 +28,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class DelayService implements AutoCloseable {
 
-    /** How often the agents look for due messages (RocketMQ's delivery task waits 100 ms too). */
+    /**
+     * The longest the agents wait before looking again (RocketMQ's delivery task waits 100 ms); they look
+     * earlier when a queued message is due earlier.
+     */
     public static final long PERIOD_MILLIS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(DelayService.class);
 
     private final DelayRedirect redirect;
     private final List<DelayDeliveryAgent> agents;
     private final DelayOffsetTable offsets;
-    private volatile ScheduledFuture<?> task;
+    private final Clock clock;
+    private ScheduledExecutorService scheduler;
+    private ScheduledFuture<?> task;
+    private boolean closed;
 
     /**
      * Builds the agents, starts them if {@code store} is master now and follows its role from then on;
@@ -44,6 +51,7 @@ public final class DelayService implements AutoCloseable {
                         Clock clock) {
         this.redirect = new DelayRedirect(levels);
         this.offsets = Objects.requireNonNull(offsets, "offsets");
+        this.clock = Objects.requireNonNull(clock, "clock");
         List<DelayDeliveryAgent> built = new ArrayList<>(levels.count());
         for (int level = 1; level <= levels.count(); level++) {
             built.add(new DelayDeliveryAgent(level, levels, store, offsets, clock));
@@ -55,12 +63,38 @@ public final class DelayService implements AutoCloseable {
         LOG.info("{} delay levels ({})", levels.count(), levels);
     }
 
-    /** Steps the agents every {@link #PERIOD_MILLIS} on {@code scheduler} (not owned) until {@link #close()}. */
+    /**
+     * Steps the agents on {@code scheduler} (not owned) until {@link #close()}: again when the earliest
+     * queued message is due, at most {@link #PERIOD_MILLIS} later.
+     */
     public synchronized DelayService schedule(ScheduledExecutorService scheduler) {
-        if (task == null) {
-            task = scheduler.scheduleWithFixedDelay(this::doWork, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        if (this.scheduler == null && !closed) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            task = scheduler.schedule(this::step, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         }
         return this;
+    }
+
+    private void step() {
+        long wait = PERIOD_MILLIS;
+        try {
+            doWork();
+            long next = Long.MAX_VALUE;
+            for (DelayDeliveryAgent agent : agents) {
+                next = Math.min(next, agent.nextWorkMillis());
+            }
+            wait = Math.max(1, Math.min(PERIOD_MILLIS, next == Long.MAX_VALUE ? PERIOD_MILLIS : next - clock.millis()));
+        } finally {
+            synchronized (this) {
+                if (!closed) {
+                    try {
+                        task = scheduler.schedule(this::step, wait, TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException e) {
+                        LOG.warn("delay levels stop: the scheduler is shut down");
+                    }
+                }
+            }
+        }
     }
 
     private static void sizeScheduleTopic(TopicConfigTable topics, int levels) {
@@ -105,9 +139,12 @@ public final class DelayService implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (task != null) {
-            task.cancel(false);
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            if (task != null) {
+                task.cancel(false);
+            }
         }
         agents.forEach(DelayDeliveryAgent::stop);
         offsets.persist();

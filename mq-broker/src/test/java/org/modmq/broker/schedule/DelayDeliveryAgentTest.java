@@ -118,8 +118,11 @@ class DelayDeliveryAgentTest {
     void deliversWhenDueWithThePropertiesRestoredAndNotBefore() {
         assertThat(topics.get(DelayLevels.SCHEDULE_TOPIC).orElseThrow().queueCount()).as("one queue per level")
                 .isEqualTo(3);
+        long storedAt = clock.millis();
         sendDelayed(1, 2, "m0");
         assertThat(service.doWork()).isZero();
+        assertThat(service.agents().get(1).nextWorkMillis()).as("due 5 s after the store").isEqualTo(storedAt + 5_000);
+        assertThat(service.agents().get(0).nextWorkMillis()).as("nothing queued").isEqualTo(Long.MAX_VALUE);
         clock.advance(Duration.ofMillis(4_999));
         assertThat(service.doWork()).as("4.999 s after the store").isZero();
         assertThat(bodies(1)).isEmpty();
