@@ -76,7 +76,7 @@ class DataPathTest {
 
     @Test
     void sendV2AnswersExactlyTheStockHeaderAndPullReturnsTheStoredRecords() {
-        start();
+        start("messageDelayLevel", "1s 1s 1s");
         RemotingCommand sent = send("TopicA", "TagA", "k1 k2", "hello");
         assertThat(sent.code()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(sent.extFields()).containsOnlyKeys("msgId", "queueId", "queueOffset", "transactionId",
@@ -138,11 +138,17 @@ class DataPathTest {
                 .putExtField("offset", first.physicalOffset()).putExtField("group", "g1")
                 .putExtField("delayLevel", 0).putExtField("maxReconsumeTimes", 16));
         assertThat(back.code()).isEqualTo(ResponseCode.SUCCESS);
+        // delayLevel 0 and reconsumeTimes 0: level 3 (1 s here), so the retry waits in SCHEDULE_TOPIC_XXXX queue 2.
+        assertThat(maxOffset("SCHEDULE_TOPIC_XXXX", 2)).isEqualTo(1);
+        assertThat(maxOffset("%RETRY%g1", 0)).isZero();
+        org.modmq.broker.testing.Await.until("retry delivered", BrokerClient.WAIT,
+                () -> maxOffset("%RETRY%g1", 0) == 1);
         RemotingCommand retried = client.invoke(pull("g1", "%RETRY%g1", 0, 0, SUB, 0, 0, "*"));
         BrokerClient.Record retry = BrokerClient.decode(retried.body()).get(0);
         assertThat(retry.body()).isEqualTo("hello");
         assertThat(retry.reconsumeTimes()).isEqualTo(1);
-        assertThat(retry.properties()).containsEntry("RETRY_TOPIC", "TopicA").containsKey("ORIGIN_MESSAGE_ID");
+        assertThat(retry.properties()).containsEntry("RETRY_TOPIC", "TopicA").containsKey("ORIGIN_MESSAGE_ID")
+                .containsEntry("REAL_TOPIC", "%RETRY%g1").doesNotContainKey("DELAY");
     }
 
     @Test

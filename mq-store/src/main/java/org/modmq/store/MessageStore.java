@@ -23,6 +23,7 @@ import java.util.function.LongPredicate;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.message.StoredMessage;
@@ -431,6 +432,19 @@ public final class MessageStore implements AutoCloseable {
         ConsumeQueue queue = parts.queues().get(topic, queueId, false);
         ConsumeQueueEntry entry = queue == null ? null : queue.entry(queueOffset);
         return entry == null ? -1 : parts.log().readStoreTimestamp(entry.commitLogOffset(), entry.size());
+    }
+
+    /** The ConsumeQueue entry at {@code queueOffset}, if held. */
+    public Optional<QueueEntry> queueEntry(String topic, int queueId, long queueOffset) {
+        ConsumeQueue queue = parts.queues().get(topic, queueId, false);
+        ConsumeQueueEntry entry = queue == null ? null : queue.entry(queueOffset);
+        return entry == null ? Optional.empty() : Optional.of(new QueueEntry(entry.queueOffset(),
+                entry.commitLogOffset(), entry.size(), entry.tagCode()));
+    }
+
+    /** The delay levels dispatch computes SCHEDULE_TOPIC_XXXX delivery times with. */
+    public DelayLevels delayLevels() {
+        return parts.config().delayLevels();
     }
 
     /** The stored record at {@code commitLogOffset}, or null; the caller releases it. */

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.message.DelayLevels;
 
 /**
  * The store's settings, parsed once from {@code broker.conf} keys (RocketMQ names). Immutable.
@@ -24,16 +25,19 @@ import org.modmq.api.config.ConfigValues;
  * @param diskSpaceWarningLevelRatio {@code diskSpaceWarningLevelRatio}, 0..1 (default 0.90)
  * @param maxHashSlotNum {@code maxHashSlotNum} (default 5000000)
  * @param maxIndexNum {@code maxIndexNum} (default 20000000)
+ * @param delayLevels {@code messageDelayLevel}: the delivery time dispatch gives SCHEDULE_TOPIC_XXXX entries
+ *     (default RocketMQ's 18 levels)
  * @param values all settings, handed on to the flush policy
  */
 public record StoreConfig(Path rootDir, Path commitLogDir, int commitLogSegmentSize, int consumeQueueEntries,
                           int maxMessageSize, String flushDiskType, String storeBackend, int fileReservedHours,
                           Set<Integer> deleteHours, int diskMaxUsedSpaceRatio, double diskSpaceWarningLevelRatio,
-                          int maxHashSlotNum, int maxIndexNum, ConfigValues values) {
+                          int maxHashSlotNum, int maxIndexNum, DelayLevels delayLevels, ConfigValues values) {
 
     public StoreConfig {
         Objects.requireNonNull(rootDir, "rootDir");
         Objects.requireNonNull(commitLogDir, "commitLogDir");
+        Objects.requireNonNull(delayLevels, "delayLevels");
         Objects.requireNonNull(values, "values");
         deleteHours = Set.copyOf(deleteHours);
         if (commitLogSegmentSize <= 0 || commitLogSegmentSize % 4096 != 0) {
@@ -62,6 +66,7 @@ public record StoreConfig(Path rootDir, Path commitLogDir, int commitLogSegmentS
                 values.intValue("maxMessageSize", 4 * 1024 * 1024), values.string("flushDiskType", "ASYNC_FLUSH"),
                 values.string("storeBackend", "mmap"), values.intValue("fileReservedTime", 72), hours,
                 values.intValue("diskMaxUsedSpaceRatio", 75), values.doubleValue("diskSpaceWarningLevelRatio", 0.90),
-                values.intValue("maxHashSlotNum", 5_000_000), values.intValue("maxIndexNum", 20_000_000), values);
+                values.intValue("maxHashSlotNum", 5_000_000), values.intValue("maxIndexNum", 20_000_000),
+                DelayLevels.parse(values.string(DelayLevels.KEY, DelayLevels.DEFAULT)), values);
     }
 }

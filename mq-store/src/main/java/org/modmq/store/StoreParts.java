@@ -78,7 +78,8 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             // the confirm offset, below the log's end: the records between are dispatched now.
             long dispatchFrom = Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset());
             dispatchFrom = Math.min(dispatchFrom, end);
-            DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom));
+            DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom),
+                    config.delayLevels());
             dispatch.doWork();
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),

@@ -36,7 +36,7 @@ final class IgnoredKeys {
             "transactionTimeOut", "transactionCheckMax", "transactionCheckInterval", "rejectTransactionMessage",
             "storeReplyMessageEnable", "offsetCheckInSlave", "notifyConsumerIdsChangedEnable",
             "enableDetailStat", "autoDeleteUnusedStats", "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue",
-            "messageDelayLevel", "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",
+            "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",
             "defaultQueryMaxNum", "highSpeedMode", "commercialEnable", "putMsgIndexHightWater",
             "enableLmq", "enableMultiDispatch",
             "forceRegister", "registerNameServerPeriodMs", "heartbeatTimeoutMillis");

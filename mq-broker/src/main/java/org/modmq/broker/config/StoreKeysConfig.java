@@ -2,7 +2,9 @@ package org.modmq.broker.config;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.FlushDiskType;
+import org.modmq.api.message.DelayLevels;
 
 /**
  * The store settings the broker reads from {@code broker.conf} and hands to the message store and
@@ -21,11 +23,13 @@ import org.modmq.api.config.FlushDiskType;
  * @param deleteWhen {@code deleteWhen}: hours of the day, {@code HH;HH}
  * @param diskMaxUsedSpaceRatio {@code diskMaxUsedSpaceRatio}, percent
  * @param maxMessageSize {@code maxMessageSize}
+ * @param delayLevels {@code messageDelayLevel}: the delay of each level, RocketMQ's 18 by default
  */
 public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFileSize, long consumeQueueFileSize,
                               String storeBackend, FlushDiskType flushDiskType, long syncFlushTimeoutMillis,
                               long flushIntervalMillis, int flushLeastPages, int fileReservedHours,
-                              String deleteWhen, int diskMaxUsedSpaceRatio, int maxMessageSize) {
+                              String deleteWhen, int diskMaxUsedSpaceRatio, int maxMessageSize,
+                              DelayLevels delayLevels) {
 
     public StoreKeysConfig {
         Objects.requireNonNull(rootDir, "rootDir");
@@ -33,6 +37,7 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         Objects.requireNonNull(storeBackend, "storeBackend");
         Objects.requireNonNull(flushDiskType, "flushDiskType");
         Objects.requireNonNull(deleteWhen, "deleteWhen");
+        Objects.requireNonNull(delayLevels, "delayLevels");
     }
 
     /** {@code rootDir/config}: where the metadata JSON files live. */
@@ -61,9 +66,22 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         }
         int ratio = reader.intIn("diskMaxUsedSpaceRatio", 75, 10, 95);
         int maxSize = reader.intIn("maxMessageSize", 4 * 1024 * 1024, 1, 64 * 1024 * 1024);
+        DelayLevels delayLevels = delayLevels(reader);
         readPassThroughKeys(reader);
         return new StoreKeysConfig(root, commitLog, commitLogSize, cqSize, backend, flush, syncTimeout, interval,
-                leastPages, reserved, deleteWhen, ratio, maxSize);
+                leastPages, reserved, deleteWhen, ratio, maxSize, delayLevels);
+    }
+
+    private static DelayLevels delayLevels(ConfigReader reader) {
+        String value = reader.string(DelayLevels.KEY, DelayLevels.DEFAULT);
+        try {
+            DelayLevels levels = DelayLevels.parse(value);
+            reader.remember(DelayLevels.KEY, levels.toString());
+            return levels;
+        } catch (ConfigException e) {
+            throw reader.bad(DelayLevels.KEY, value, "durations separated by spaces, each digits and one of the "
+                    + "units s, m, h, d (e.g. \"1s 5s 10s\")");
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
+import org.modmq.broker.schedule.DelayRedirect;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.store.MessageStore;
 
@@ -19,6 +20,7 @@ public final class DataPath {
     private final StoreWriter writer;
     private final UniqueKeys uniqueKeys;
     private final PullRouting routing;
+    private final DelayRedirect delay;
 
     /**
      * @param runtime the broker runtime
@@ -32,6 +34,7 @@ public final class DataPath {
         this.routing = new PullRouting(runtime.config().consume(), runtime.config().controller().enabled(),
                 store::getCommitLogMaxOffset, PullRouting.physicalMemory(), store::replicas, runtime.load()::loaded,
                 runtime.registeredId()::get);
+        this.delay = new DelayRedirect(runtime.config().store().delayLevels());
     }
 
     BrokerRuntime runtime() {
@@ -57,6 +60,11 @@ public final class DataPath {
 
     PullRouting routing() {
         return routing;
+    }
+
+    /** Where a message with a delay level is stored. */
+    DelayRedirect delay() {
+        return delay;
     }
 
     String newUniqueKey() {

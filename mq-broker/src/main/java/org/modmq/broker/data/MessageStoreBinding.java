@@ -18,6 +18,7 @@ import org.modmq.broker.runtime.QueueOffsets;
 import org.modmq.broker.runtime.QueueStatsSource;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
+import org.modmq.broker.schedule.DelayService;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.GetMessageResult;
 import org.modmq.store.MessageStore;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * by ServiceLoader, never by class), registers the send, pull, query, send-back and lock processors, and
  * answers queue bounds. Owns the store, the backend and the long-polling agent; {@link #close()} drops
  * held pulls, then closes the store (which stops replication, flushes, checkpoints and removes the abort
- * marker), then the backend. Thread-safe; close is idempotent.
+ * marker), then the backend. Owns the delay levels' delivery too ({@link DelayService}), stopped before the
+ * store closes. Thread-safe; close is idempotent.
  *
  * <p>Role: the store owns it. In classic replication a slave follows {@code haMasterAddress} when it is
  * configured, else the HA address the name servers' REGISTER_BROKER answers name ({@link #masterChanged}).
@@ -54,6 +56,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final PullMessageProcessor pull;
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
+    private final DelayService delay;
     private String followed;
     private boolean closed;
 
@@ -65,6 +68,8 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.pull = new PullMessageProcessor(path);
         this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
+        this.delay = new DelayService(runtime.config().store().delayLevels(), store, runtime.metadata().delayOffsets(),
+                runtime.metadata().topics(), runtime.clock()).schedule(runtime.scheduler());
         this.followed = runtime.config().replication().masterAddress().orElse(null);
     }
 
@@ -111,6 +116,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     @Override
     public java.util.Optional<MessageStore> messageStore() {
         return java.util.Optional.of(store);
+    }
+
+    /** The delay levels' delivery (for tests of this module). */
+    public DelayService delayService() {
+        return delay;
     }
 
     /** The number of pulls held by long polling now. */
@@ -216,11 +226,17 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         closed = true;
         try {
             pull.close();
+            delay.close();
         } finally {
             try {
                 store.close();
             } finally {
-                backend.close();
+                try {
+                    // Deliveries acknowledged while the store closed move the delay offsets once more.
+                    runtime.metadata().delayOffsets().persist();
+                } finally {
+                    backend.close();
+                }
             }
         }
     }

@@ -12,6 +12,7 @@ import org.modmq.api.message.StoredMessage;
 import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.broker.schedule.DelayRedirect;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.HeaderFields;
@@ -21,19 +22,20 @@ import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.store.MessageIds;
 
 /**
- * CONSUMER_SEND_MSG_BACK (36), protocol notes 9.4: the failed message is stored again in
- * {@code %RETRY%group} (RECONSUMETIMES + 1, {@code RETRY_TOPIC} and {@code ORIGIN_MESSAGE_ID} set),
- * or in {@code %DLQ%group} after {@code maxReconsumeTimes} or for {@code delayLevel} &lt; 0.
- *
- * <p>Not built: the delay. Without the SCHEDULE_TOPIC_XXXX service the retry is stored directly in
- * the retry topic (redelivered at once); the chosen level is kept in the {@code DELAY} property.
- * Thread-safe; runs on the send executor.
+ * CONSUMER_SEND_MSG_BACK (36), protocol notes 9.4: the failed message is stored again for
+ * {@code %RETRY%group} (RECONSUMETIMES + 1, {@code RETRY_TOPIC} and {@code ORIGIN_MESSAGE_ID} set) through
+ * the delay levels: {@code delayLevel} 0 means level {@code 3 + reconsumeTimes}, RocketMQ's rule, so the
+ * message waits in SCHEDULE_TOPIC_XXXX and reaches the retry topic when due. It goes to
+ * {@code %DLQ%group} (one queue, perm 6, {@code DELAY=0}) once its reconsume times reach
+ * {@code maxReconsumeTimes} (the group's {@code retryMaxTimes}, or the header's from V3_4_9 on) or for
+ * {@code delayLevel} &lt; 0. Thread-safe; runs on the send executor.
  */
 public final class SendBackProcessor implements RequestProcessor {
 
     public static final int[] CODES = {RequestCode.CONSUMER_SEND_MSG_BACK};
 
-    private static final int MAX_RECONSUME_TIMES_VERSION = 121;
+    /** Request version (V3_4_9's ordinal) from which the header's {@code maxReconsumeTimes} is honoured. */
+    private static final int MAX_RECONSUME_TIMES_VERSION = 122;
 
     private final DataPath path;
 
@@ -48,7 +50,7 @@ public final class SendBackProcessor implements RequestProcessor {
         String group = h.requireString("group");
         int delayLevel = h.requireInt("delayLevel");
         var metadata = path.runtime().metadata();
-        SubscriptionGroupConfig groupConfig = metadata.subscriptionGroups().get(group).orElse(null);
+        SubscriptionGroupConfig groupConfig = metadata.subscriptionGroups().findOrCreate(group).orElse(null);
         if (groupConfig == null) {
             return answer(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group not exist, " + group);
         }
@@ -76,12 +78,15 @@ public final class SendBackProcessor implements RequestProcessor {
         if (original.reconsumeTimes() >= maxTimes || delayLevel < 0) {
             topic = metadata.topics().dlqTopicOf(group).topicName();
             queueId = 0;
-            properties.remove(MessageProperties.DELAY);
+            properties.put(MessageProperties.DELAY, "0");
         } else {
-            topic = retry.topicName();
-            queueId = ThreadLocalRandom.current().nextInt(Math.max(1, retry.writeQueueNums()));
             properties.put(MessageProperties.DELAY,
                     Integer.toString(delayLevel == 0 ? 3 + original.reconsumeTimes() : delayLevel));
+            DelayRedirect.Target target = path.delay().redirect(retry.topicName(),
+                    ThreadLocalRandom.current().nextInt(Math.max(1, retry.writeQueueNums())), properties,
+                    original.sysFlag());
+            topic = target.topic();
+            queueId = target.queueId();
         }
         properties.put(MessageProperties.WAIT, "false");
         BrokerMessage again = new BrokerMessage(topic, queueId, original.flag(), original.body(),

@@ -13,6 +13,7 @@ import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.metadata.TopicValidator;
+import org.modmq.broker.schedule.DelayRedirect;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -26,17 +27,18 @@ import org.modmq.remoting.protocol.ResponseCodeException;
  * and dead-letter rules, broker-added properties, append, then the answer of {@link SendResponses}.
  * Bad input is answered with a code and a remark and stores nothing.
  *
- * <p>Not built: the SCHEDULE_TOPIC_XXXX delay service. A message with {@code DELAY} &gt; 0 is stored
- * into its real topic at once (its {@code DELAY} property kept). Transactions ({@code TRAN_MSG}) are
- * stored as plain messages. Thread-safe; runs on the send executor.
+ * <p>A single message with {@code DELAY} &gt; 0 is stored in SCHEDULE_TOPIC_XXXX and delivered later
+ * ({@link org.modmq.broker.schedule.DelayRedirect}); a batch whose own properties carry one is refused
+ * with MESSAGE_ILLEGAL, as RocketMQ refuses it. Not built: transactions ({@code TRAN_MSG}) are stored as
+ * plain messages. Thread-safe; runs on the send executor.
  */
 public final class SendMessageProcessor implements RequestProcessor {
 
     public static final int[] CODES = {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
         RequestCode.SEND_BATCH_MESSAGE};
 
-    /** Request version (4.x ordinal) from which the header's {@code maxReconsumeTimes} is honoured. */
-    private static final int MAX_RECONSUME_TIMES_VERSION = 121;
+    /** Request version (V3_4_9's ordinal) from which the header's {@code maxReconsumeTimes} is honoured. */
+    private static final int MAX_RECONSUME_TIMES_VERSION = 122;
     private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
 
     private final DataPath path;
@@ -73,7 +75,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         boolean dlq = false;
         if (TopicValidator.isRetryTopic(targetTopic)) {
             String group = targetTopic.substring(TopicValidator.RETRY_PREFIX.length());
-            SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().get(group)
+            SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().findOrCreate(group)
                     .orElseThrow(() -> new ResponseCodeException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
                             "subscription group not exist, " + group));
             int max = request.version() >= MAX_RECONSUME_TIMES_VERSION && header.maxReconsumeTimes() >= 0
@@ -84,7 +86,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 dlq = true;
             }
         }
-        Built built = build(channel, entries, header, targetTopic, queueId, dlq);
+        Built built = build(channel, request, entries, header, targetTopic, queueId, dlq);
         List<BrokerMessage> messages = built.messages();
         return path.writer().write(messages, built.waitStore()).thenApply(result -> {
             if (result.commitLogOffset() >= 0) {
@@ -138,10 +140,13 @@ public final class SendMessageProcessor implements RequestProcessor {
         return queueId < 0 ? ThreadLocalRandom.current().nextInt(Math.max(1, topic.writeQueueNums())) : queueId;
     }
 
+    private static boolean batch(RemotingCommand request, SendHeader header) {
+        return request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
+    }
+
     /** The messages of the request, checked against maxMessageSize before anything is created. */
     private List<BatchBodyDecoder.Entry> entries(RemotingCommand request, SendHeader header) {
-        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
-        List<BatchBodyDecoder.Entry> entries = batch ? BatchBodyDecoder.decode(request.body())
+        List<BatchBodyDecoder.Entry> entries = batch(request, header) ? BatchBodyDecoder.decode(request.body())
                 : List.of(new BatchBodyDecoder.Entry(header.flag(), request.body(), ""));
         int maxSize = path.runtime().config().store().maxMessageSize();
         for (BatchBodyDecoder.Entry entry : entries) {
@@ -157,8 +162,12 @@ public final class SendMessageProcessor implements RequestProcessor {
     private record Built(List<BrokerMessage> messages, boolean waitStore) {
     }
 
-    private Built build(RemotingChannel channel, List<BatchBodyDecoder.Entry> entries,
+    private Built build(RemotingChannel channel, RemotingCommand request, List<BatchBodyDecoder.Entry> entries,
                         SendHeader header, String topic, int queueId, boolean dlq) {
+        boolean batch = batch(request, header);
+        if (batch && DelayRedirect.level(MessageProperties.decode(header.properties())) > 0) {
+            throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "a batch cannot have a delay level");
+        }
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
         boolean waitStore = true;
         for (BatchBodyDecoder.Entry entry : entries) {
@@ -167,6 +176,8 @@ public final class SendMessageProcessor implements RequestProcessor {
             if (dlq) {
                 properties.remove(MessageProperties.DELAY);
             }
+            DelayRedirect.Target target = dlq || batch ? new DelayRedirect.Target(topic, queueId)
+                    : path.delay().redirect(topic, queueId, properties, header.sysFlag());
             if (messages.isEmpty()) {
                 waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
             }
@@ -177,7 +188,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message properties are longer than "
                         + MAX_PROPERTIES_BYTES + " bytes");
             }
-            messages.add(new BrokerMessage(topic, queueId, entry.flag(), entry.body(), encoded,
+            messages.add(new BrokerMessage(target.topic(), target.queueId(), entry.flag(), entry.body(), encoded,
                     header.bornTimestamp(), channel.remoteAddress(), path.storeHost(channel), header.sysFlag(),
                     header.reconsumeTimes(), 0));
         }

@@ -1,6 +1,7 @@
 package org.modmq.broker.data;
 
 import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -29,7 +30,10 @@ final class SendResponses {
         RemotingCommand response = RemotingCommand.responseTo(request, status.responseCode(),
                 status == PutStatus.PUT_OK ? null : remark(result));
         response.putExtField("msgId", result.msgIdList());
-        response.putExtField("queueId", first.queueId());
+        // A delayed message is answered with the queue it was sent to (RocketMQ does), not its schedule queue.
+        String realQueue = DelayLevels.SCHEDULE_TOPIC.equals(first.topic())
+                ? properties.get(MessageProperties.REAL_QID) : null;
+        response.putExtField("queueId", realQueue != null ? realQueue : Integer.toString(first.queueId()));
         response.putExtField("queueOffset", result.queueOffset());
         String uniqKey = properties.get(MessageProperties.UNIQ_KEY);
         if (uniqKey != null) {

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.modmq.api.message.DelayLevels;
 import org.modmq.store.format.CorruptRecordException;
 import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.format.MessageLayout;
@@ -34,15 +35,23 @@ public final class DispatchAgent {
     private final CommitLog log;
     private final ConsumeQueueTable queues;
     private final IndexStore index;
+    private final DelayLevels delayLevels;
     private final List<QueueListener> listeners = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long dispatched;
     private volatile LongSupplier limit = () -> Long.MAX_VALUE;
 
     public DispatchAgent(CommitLog log, ConsumeQueueTable queues, IndexStore index, long from) {
+        this(log, queues, index, from, DelayLevels.parse(DelayLevels.DEFAULT));
+    }
+
+    /** @param delayLevels what SCHEDULE_TOPIC_XXXX entries get as tag code (their delivery time) */
+    public DispatchAgent(CommitLog log, ConsumeQueueTable queues, IndexStore index, long from,
+                         DelayLevels delayLevels) {
         this.log = Objects.requireNonNull(log, "log");
         this.queues = Objects.requireNonNull(queues, "queues");
         this.index = Objects.requireNonNull(index, "index");
+        this.delayLevels = Objects.requireNonNull(delayLevels, "delayLevels");
         this.dispatched = from;
     }
 
@@ -148,7 +157,7 @@ public final class DispatchAgent {
         RecordSummary record = MessageDecoder.summarize(buf, base);
         if (record.consumable()) {
             ConsumeQueue queue = queues.get(record.topic(), record.queueId(), true);
-            if (queue.put(record.queueOffset(), record.commitLogOffset(), record.size(), record.tagsCode())) {
+            if (queue.put(record.queueOffset(), record.commitLogOffset(), record.size(), record.tagsCode(delayLevels))) {
                 TopicQueue key = new TopicQueue(record.topic(), record.queueId());
                 log.queueOffsets().raiseTo(key, record.queueOffset() + 1);
                 grown.put(key, queue.maxOffset());

@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.MessageSysFlag;
 import org.modmq.api.message.StoredMessage;
@@ -95,7 +96,8 @@ public final class MessageDecoder {
                 buf.getInt(base + MessageLayout.QUEUE_ID), buf.getLong(base + MessageLayout.QUEUE_OFFSET), sysFlag,
                 MessageLayout.storeTimestamp(buf, base), PropertyScan.find(properties, MessageProperties.TAGS),
                 PropertyScan.find(properties, MessageProperties.KEYS),
-                PropertyScan.find(properties, MessageProperties.UNIQ_KEY));
+                PropertyScan.find(properties, MessageProperties.UNIQ_KEY),
+                DelayLevels.SCHEDULE_TOPIC.equals(topic) ? PropertyScan.find(properties, MessageProperties.DELAY) : null);
     }
 
     /** Whether the body CRC of the record at {@code base} matches its BODYCRC field. */

@@ -1,5 +1,6 @@
 package org.modmq.store.format;
 
+import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.MessageSysFlag;
 
@@ -16,13 +17,34 @@ import org.modmq.api.message.MessageSysFlag;
  * @param tags the {@code TAGS} property, or null
  * @param keys the {@code KEYS} property (space-separated keys), or null
  * @param uniqKey the {@code UNIQ_KEY} property, or null
+ * @param delay the {@code DELAY} property of a record in {@link DelayLevels#SCHEDULE_TOPIC}, else null
  */
 public record RecordSummary(long commitLogOffset, int size, String topic, int queueId, long queueOffset,
-                            int sysFlag, long storeTimestamp, String tags, String keys, String uniqKey) {
+                            int sysFlag, long storeTimestamp, String tags, String keys, String uniqKey,
+                            String delay) {
 
     /** The ConsumeQueue tag code. */
     public long tagsCode() {
         return MessageProperties.tagsCode(tags);
+    }
+
+    /**
+     * The ConsumeQueue tag code with delay levels: a SCHEDULE_TOPIC_XXXX record of level &gt; 0 gets its
+     * delivery time, as RocketMQ's dispatch gives it (a level above the highest counts as the highest);
+     * a level that is not a number keeps the tag code (the delivery agent skips such a record).
+     */
+    public long tagsCode(DelayLevels levels) {
+        if (delay != null && DelayLevels.SCHEDULE_TOPIC.equals(topic)) {
+            try {
+                int level = Integer.parseInt(delay);
+                if (level > 0) {
+                    return levels.deliverAt(level, storeTimestamp);
+                }
+            } catch (NumberFormatException e) {
+                return tagsCode();
+            }
+        }
+        return tagsCode();
     }
 
     /** Whether the record gets a ConsumeQueue entry (not a prepared or rolled-back transaction). */
