@@ -27,8 +27,9 @@ import org.modmq.remoting.protocol.ResponseCodeException;
  * Bad input is answered with a code and a remark and stores nothing.
  *
  * <p>Not built: the SCHEDULE_TOPIC_XXXX delay service. A message with {@code DELAY} &gt; 0 is stored
- * into its real topic at once (its {@code DELAY} property kept). Transactions ({@code TRAN_MSG}) are
- * stored as plain messages. Thread-safe; runs on the send executor.
+ * into its real topic at once (its {@code DELAY} property kept). A prepared transactional send
+ * ({@code TRAN_MSG=true}) is stored as its half message (see {@code org.modmq.broker.transaction}).
+ * Thread-safe; runs on the send executor.
  */
 public final class SendMessageProcessor implements RequestProcessor {
 
@@ -86,7 +87,9 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         Built built = build(channel, entries, header, targetTopic, queueId, dlq);
         List<BrokerMessage> messages = built.messages();
-        return path.writer().write(messages, built.waitStore()).thenApply(result -> {
+        // Transactions: a prepared send is stored as its half message; the answer still names the real queue.
+        List<BrokerMessage> stored = path.transactions().toStore(messages);
+        return path.writer().write(stored, built.waitStore()).thenApply(result -> {
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }
