@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,6 +52,7 @@ class TransactionsTest {
 
     private final ManualClock clock = new ManualClock(Instant.parse("2024-01-01T10:00:00Z"));
     private final LinkedBlockingQueue<RemotingCommand> checks = new LinkedBlockingQueue<>();
+    private final ExecutorService checkExecutor = Executors.newSingleThreadExecutor();
     private BrokerServer broker;
     private RemotingClient remoting;
     private BrokerClient client;
@@ -69,7 +72,7 @@ class TransactionsTest {
         remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (channel, request) -> {
             checks.add(request);
             return null;
-        }, java.util.concurrent.Executors.newSingleThreadExecutor());
+        }, checkExecutor);
         client = new BrokerClient(remoting, broker.brokerAddr());
         RemotingCommand beat = client.invoke(RemotingCommand.request(RequestCode.HEART_BEAT).withBody(
                 ("{\"clientID\":\"127.0.0.1@tx\",\"producerDataSet\":[{\"groupName\":\"" + GROUP
@@ -92,6 +95,7 @@ class TransactionsTest {
         if (broker != null) {
             broker.close();
         }
+        checkExecutor.shutdownNow();
     }
 
     /** A prepared send as TransactionMQProducer makes it. */

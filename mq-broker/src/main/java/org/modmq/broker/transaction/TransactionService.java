@@ -110,8 +110,11 @@ final class TransactionService {
         commitIfChanged(offsets, TransactionKeys.OP_TOPIC, current.opPassedBelow());
     }
 
-    private static void commitIfChanged(ConsumerOffsetTable offsets, String topic, long offset) {
-        if (offsets.query(TransactionKeys.GROUP, topic, TransactionKeys.QUEUE).orElse(-1) != offset) {
+    /** Commits unless nothing changed; a broker that never saw a transaction gets no offsets at all. */
+    private void commitIfChanged(ConsumerOffsetTable offsets, String topic, long offset) {
+        long current = offsets.query(TransactionKeys.GROUP, topic, TransactionKeys.QUEUE)
+                .orElse(store.getMinOffsetInQueue(topic, TransactionKeys.QUEUE));
+        if (current != offset) {
             offsets.commit(TransactionKeys.GROUP, topic, TransactionKeys.QUEUE, offset);
         }
     }
