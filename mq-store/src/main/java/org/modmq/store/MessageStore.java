@@ -239,9 +239,10 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
-     * Stores a batch of one topic-queue with consecutive queue offsets, all or nothing, and returns at once
-     * with the append's outcome (offsets, message ids) and, separately, the futures of its durability
-     * (flush policy) and replication (a master's policy; {@code awaitReplication=false}, a producer's
+     * Stores a batch of one topic-queue with consecutive queue offsets (a prepared or rolled-back
+     * transaction record takes none: its offset is 0 and it gets no ConsumeQueue entry), all or nothing,
+     * and returns at once with the append's outcome (offsets, message ids) and, separately, the futures
+     * of its durability (flush policy) and replication (a master's policy; {@code awaitReplication=false}, a producer's
      * {@code WAIT=false}, completes it at once). Refused (nothing stored) with SERVICE_NOT_AVAILABLE on a
      * replica or a closed store, DISK_FULL, MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED, and in controller
      * mode IN_SYNC_REPLICAS_NOT_ENOUGH. Thread-safe; the records are dispatched when this returns (in

@@ -21,4 +21,18 @@ public final class MessageSysFlag {
     public static int transactionType(int sysFlag) {
         return sysFlag & TRANSACTION_ROLLBACK_TYPE;
     }
+
+    /** {@code sysFlag} with its transaction type bits replaced by {@code type}. */
+    public static int withTransactionType(int sysFlag, int type) {
+        return (sysFlag & ~TRANSACTION_ROLLBACK_TYPE) | type;
+    }
+
+    /**
+     * Whether a record with {@code sysFlag} gets a queue offset and a ConsumeQueue entry: as in RocketMQ,
+     * a prepared or rolled-back transaction record gets neither (its QUEUEOFFSET is 0).
+     */
+    public static boolean takesQueueOffset(int sysFlag) {
+        int type = transactionType(sysFlag);
+        return type == TRANSACTION_NOT_TYPE || type == TRANSACTION_COMMIT_TYPE;
+    }
 }

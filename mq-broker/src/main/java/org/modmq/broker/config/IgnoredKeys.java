@@ -33,7 +33,7 @@ final class IgnoredKeys {
             "messageIndexEnable", "messageIndexSafe", "maxMsgsNumBatch",
             "duplicationEnable", "diskFallRecorded", "checkCRCOnRecover", "enableConsumeQueueExt",
             "storePathConsumeQueue", "storePathIndex", "storeCheckpoint", "abortFile",
-            "transactionTimeOut", "transactionCheckMax", "transactionCheckInterval", "rejectTransactionMessage",
+            "transactionOpMsgMaxSize", "transactionOpBatchInterval", "transactionMetricFlushInterval",
             "storeReplyMessageEnable", "offsetCheckInSlave", "notifyConsumerIdsChangedEnable",
             "enableDetailStat", "autoDeleteUnusedStats", "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue",
             "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",

@@ -6,6 +6,7 @@ import java.util.Objects;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.schedule.DelayRedirect;
+import org.modmq.broker.transaction.Transactions;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.store.MessageStore;
 
@@ -21,14 +22,17 @@ public final class DataPath {
     private final UniqueKeys uniqueKeys;
     private final PullRouting routing;
     private final DelayRedirect delay;
+    private final Transactions transactions;
 
     /**
      * @param runtime the broker runtime
      * @param store the open store (not owned); it decides role, durability and replication
+     * @param transactions transactional messages on this store (not owned)
      */
-    public DataPath(BrokerRuntime runtime, MessageStore store) {
+    public DataPath(BrokerRuntime runtime, MessageStore store, Transactions transactions) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.writer = new StoreWriter(store, runtime.ackGate());
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
         this.routing = new PullRouting(runtime.config().consume(), runtime.config().controller().enabled(),
@@ -56,6 +60,10 @@ public final class DataPath {
 
     StoreWriter writer() {
         return writer;
+    }
+
+    Transactions transactions() {
+        return transactions;
     }
 
     PullRouting routing() {

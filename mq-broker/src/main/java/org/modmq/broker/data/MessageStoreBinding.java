@@ -19,6 +19,7 @@ import org.modmq.broker.runtime.QueueStatsSource;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
 import org.modmq.broker.schedule.DelayService;
+import org.modmq.broker.transaction.Transactions;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.GetMessageResult;
 import org.modmq.store.MessageStore;
@@ -53,6 +54,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final StorageBackend backend;
     private final MessageStore store;
     private final DataPath path;
+    private final Transactions transactions;
     private final PullMessageProcessor pull;
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
@@ -64,7 +66,8 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.runtime = runtime;
         this.backend = backend;
         this.store = store;
-        this.path = new DataPath(runtime, store);
+        this.transactions = Transactions.open(runtime, store);
+        this.path = new DataPath(runtime, store, transactions);
         this.pull = new PullMessageProcessor(path);
         this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
@@ -113,6 +116,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         return store;
     }
 
+    /** Transactional messages on this store (for tests and tools of this module). */
+    public Transactions transactions() {
+        return transactions;
+    }
+
     @Override
     public java.util.Optional<MessageStore> messageStore() {
         return java.util.Optional.of(store);
@@ -152,6 +160,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     public void registerProcessors(ProcessorRegistrar registrar) {
         registrar.register(ExecutorKind.SEND, new SendMessageProcessor(path), SendMessageProcessor.CODES);
         registrar.register(ExecutorKind.SEND, new SendBackProcessor(path), SendBackProcessor.CODES);
+        registrar.register(ExecutorKind.SEND, transactions.endTransactionProcessor(), Transactions.END_CODES);
         registrar.register(ExecutorKind.PULL, pull, PullMessageProcessor.CODES);
         registrar.register(ExecutorKind.ADMIN, RequestProcessor.sync(new QueryMessageProcessor(path)),
                 QueryMessageProcessor.CODES);
@@ -224,6 +233,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
             return;
         }
         closed = true;
+        transactions.close();
         try {
             pull.close();
             delay.close();

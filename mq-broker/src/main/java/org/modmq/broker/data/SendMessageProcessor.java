@@ -29,8 +29,9 @@ import org.modmq.remoting.protocol.ResponseCodeException;
  *
  * <p>A single message with {@code DELAY} &gt; 0 is stored in SCHEDULE_TOPIC_XXXX and delivered later
  * ({@link org.modmq.broker.schedule.DelayRedirect}); a batch whose own properties carry one is refused
- * with MESSAGE_ILLEGAL, as RocketMQ refuses it. Not built: transactions ({@code TRAN_MSG}) are stored as
- * plain messages. Thread-safe; runs on the send executor.
+ * with MESSAGE_ILLEGAL, as RocketMQ refuses it. A prepared transactional send ({@code TRAN_MSG=true}) is
+ * stored as its half message (see {@code org.modmq.broker.transaction}). Thread-safe; runs on the send
+ * executor.
  */
 public final class SendMessageProcessor implements RequestProcessor {
 
@@ -88,7 +89,9 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         Built built = build(channel, request, entries, header, targetTopic, queueId, dlq);
         List<BrokerMessage> messages = built.messages();
-        return path.writer().write(messages, built.waitStore()).thenApply(result -> {
+        // Transactions: a prepared send is stored as its half message; the answer still names the real queue.
+        List<BrokerMessage> stored = path.transactions().toStore(messages);
+        return path.writer().write(stored, built.waitStore()).thenApply(result -> {
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }

@@ -49,8 +49,7 @@ public record RecordSummary(long commitLogOffset, int size, String topic, int qu
 
     /** Whether the record gets a ConsumeQueue entry (not a prepared or rolled-back transaction). */
     public boolean consumable() {
-        int type = MessageSysFlag.transactionType(sysFlag);
-        return type != MessageSysFlag.TRANSACTION_PREPARED_TYPE && type != MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+        return MessageSysFlag.takesQueueOffset(sysFlag);
     }
 
     /** Whether the record is indexed by key (not a rolled-back transaction). */

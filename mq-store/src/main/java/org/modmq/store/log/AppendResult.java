@@ -10,7 +10,8 @@ import org.modmq.api.message.PutStatus;
  * @param status PUT_OK or why nothing was written
  * @param commitLogOffset offset of the first record, -1 on failure
  * @param size bytes written (all records), 0 on failure
- * @param queueOffset queue offset of the first message, -1 on failure
+ * @param queueOffset queue offset of the first message (0 for a prepared or rolled-back transaction
+ *     record, which takes none), -1 on failure
  * @param count messages written
  * @param storeTimestamp STORETIMESTAMP given to the records
  * @param recordOffsets commit-log offset of each record

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.modmq.api.message.BrokerMessage;
+import org.modmq.api.message.MessageSysFlag;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.spi.flush.FlushTarget;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * The CommitLog: stored records back to back in fixed-size segments; a record never spans two segments
  * (the rest of a segment too short for the next record plus {@link MessageLayout#BLANK_LENGTH} gets a
  * blank marker).
+ *
+ * <p>Queue offsets are dense: each record of a topic-queue that gets a ConsumeQueue entry takes the next
+ * one; a prepared or rolled-back transaction record takes none (its QUEUEOFFSET is 0), as in RocketMQ.
  *
  * <p>Threads: appends (local or replicated) and truncation are serialized by a short lock, which also
  * assigns commit-log offset, queue offset and store timestamp. {@link #maxOffset()} and
@@ -99,8 +103,8 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     }
 
     /**
-     * Appends messages of one topic-queue with consecutive queue offsets into one segment.
-     * All or nothing.
+     * Appends messages of one topic-queue with consecutive queue offsets (none for a prepared or
+     * rolled-back transaction record) into one segment. All or nothing.
      */
     public AppendResult appendBatch(List<BrokerMessage> messages) {
         if (messages.isEmpty()) {
@@ -161,20 +165,28 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
             segment = files.getOrCreate(start);
         }
         long timestamp = clock.millis();
-        long queueOffset = queueOffsets.next(queue);
+        long next = queueOffsets.next(queue);
+        long firstQueueOffset = -1;
+        int assigned = 0;
         List<Long> offsets = new ArrayList<>(records.size());
         int at = 0;
-        for (int i = 0; i < records.size(); i++) {
-            ByteBuf record = records.get(i);
-            MessageLayout.setAssigned(record, record.readerIndex(), queueOffset + i, offset + at, timestamp);
+        for (ByteBuf record : records) {
+            // Dense queues: a prepared or rolled-back transaction record takes no queue offset (0, as in RocketMQ).
+            boolean takes = MessageSysFlag.takesQueueOffset(record.getInt(record.readerIndex() + MessageLayout.SYS_FLAG));
+            long queueOffset = takes ? next + assigned++ : 0;
+            if (firstQueueOffset < 0) {
+                firstQueueOffset = queueOffset;
+            }
+            MessageLayout.setAssigned(record, record.readerIndex(), queueOffset, offset + at, timestamp);
             segment.write(position + at, record);
             offsets.add(offset + at);
             at += record.readableBytes();
         }
-        queueOffsets.advance(queue, queueOffset, records.size());
+        queueOffsets.advance(queue, next, assigned);
         written = offset + total;
         confirmed = written;
-        return new AppendResult(PutStatus.PUT_OK, offset, total, queueOffset, records.size(), timestamp, offsets, "");
+        return new AppendResult(PutStatus.PUT_OK, offset, total, firstQueueOffset, records.size(), timestamp, offsets,
+                "");
     }
 
     /**

@@ -16,6 +16,14 @@ import org.slf4j.LoggerFactory;
  * their logical start byte; each holds {@code entriesPerSegment} entries in a file rounded up to a
  * multiple of 4096 bytes (the rounding is unused), so the same files work on every backend.
  *
+ * <p>Holes: queue offsets are dense (the CommitLog gives a prepared or rolled-back transaction record
+ * none), but a store written by an earlier modmq gave such records an offset and no entry, so its
+ * queues may hold empty entries, which reads skip. Recovery does not close them, because it cannot
+ * without changing what the offsets mean: each record's QUEUEOFFSET is stamped in the CommitLog (and in
+ * every replica's copy, byte for byte), dispatch rebuilds entries from those stamped values, and
+ * consumer groups have committed offsets against them; renumbering would point committed offsets at
+ * other messages (redelivering or skipping them) and make master and replicas disagree.
+ *
  * <p>Threads: one writer (dispatch, recovery, retention); any number of readers. {@link #maxOffset()}
  * is volatile and published after the entry is written.
  */
