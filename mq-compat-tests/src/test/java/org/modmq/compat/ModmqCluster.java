@@ -198,6 +198,17 @@ final class ModmqCluster implements AutoCloseable {
         }
     }
 
+    /** Kills the broker (SIGKILL, as kill -9), starts it again on the same port and store, and waits for registration. */
+    void killAndRestartBroker() throws Exception {
+        broker.kill();
+        broker = broker.restart(Distribution.START_TIMEOUT);
+        for (ChildProcess namesrv : namesrvs) {
+            if (namesrv.isAlive()) {
+                awaitRegisteredWith(namesrv);
+            }
+        }
+    }
+
     private void awaitRegisteredWith(ChildProcess namesrv) throws Exception {
         try (StockAdmin single = StockAdmin.start(namesrv.address())) {
             Await.until(brokerName() + " registered with " + namesrv, REGISTRATION_TIMEOUT, () -> {

@@ -17,6 +17,7 @@ import org.modmq.api.config.ConfigValues;
  * @param topics topic and subscription-group defaults
  * @param consume consumer-facing behaviour
  * @param executors request executor sizes
+ * @param timer timer messages (the time wheel)
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -25,7 +26,7 @@ import org.modmq.api.config.ConfigValues;
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
-                           ExecutorConfig executors, ConfigValues raw, Map<String, String> effective,
+                           ExecutorConfig executors, TimerConfig timer, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -37,6 +38,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(consume, "consume");
         Objects.requireNonNull(executors, "executors");
+        Objects.requireNonNull(timer, "timer");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

@@ -63,6 +63,7 @@ public final class BrokerConfigParser {
         TopicDefaultsConfig topics = TopicDefaultsConfig.read(reader);
         ConsumeConfig consume = ConsumeConfig.read(reader);
         ExecutorConfig executors = ExecutorConfig.read(reader);
+        TimerConfig timer = TimerConfig.read(reader);
         List<String> warnings = new ArrayList<>();
         for (String key : values.keys()) {
             if (reader.consumed().contains(key)) {
@@ -76,7 +77,8 @@ public final class BrokerConfigParser {
                 throw new ConfigException("unknown key '" + key + "' in " + source);
             }
         }
-        return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors, values,
+        return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors, timer,
+                values,
                 reader.effective(), warnings, source);
     }
 }

@@ -18,6 +18,7 @@ import org.modmq.broker.runtime.QueueOffsets;
 import org.modmq.broker.runtime.QueueStatsSource;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
+import org.modmq.broker.timer.TimerRunner;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.GetMessageResult;
 import org.modmq.store.MessageStore;
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * The real store binding: opens a {@link MessageStore} on the StorageBackend, FlushPolicy and
  * ReplicationStrategy named by {@code storeBackend}, {@code flushDiskType} and {@code haStrategy} (found
  * by ServiceLoader, never by class), registers the send, pull, query, send-back and lock processors, and
- * answers queue bounds. Owns the store, the backend and the long-polling agent; {@link #close()} drops
- * held pulls, then closes the store (which stops replication, flushes, checkpoints and removes the abort
- * marker), then the backend. Thread-safe; close is idempotent.
+ * answers queue bounds. Owns the store, the backend, the long-polling agent and the timer agent
+ * ({@code timerWheelEnable}); {@link #close()} drops held pulls, stops the timer agent, then closes the
+ * store (which stops replication, flushes, checkpoints and removes the abort marker), then the backend. Thread-safe; close is idempotent.
  *
  * <p>Role: the store owns it. In classic replication a slave follows {@code haMasterAddress} when it is
  * configured, else the HA address the name servers' REGISTER_BROKER answers name ({@link #masterChanged}).
@@ -54,6 +55,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final PullMessageProcessor pull;
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
+    private final TimerRunner timers;
     private String followed;
     private boolean closed;
 
@@ -66,6 +68,9 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.memoryBytes = PullRouting.physicalMemory();
         this.queueStats = new StoreQueueStats(store);
         this.followed = runtime.config().replication().masterAddress().orElse(null);
+        this.timers = runtime.config().timer().wheelEnable() ? TimerRunner.start(store,
+                new java.net.InetSocketAddress(runtime.config().identity().ip1(), runtime.config().identity().listenPort()),
+                runtime.config().timer(), runtime.clock(), runtime.config().store().rootDir()) : null;
     }
 
     /**
@@ -216,6 +221,9 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         closed = true;
         try {
             pull.close();
+            if (timers != null) {
+                timers.close();
+            }
         } finally {
             try {
                 store.close();

@@ -13,6 +13,7 @@ import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.metadata.TopicValidator;
+import org.modmq.broker.timer.TimerIntake;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -25,6 +26,10 @@ import org.modmq.remoting.protocol.ResponseCodeException;
  * describe: checks (role, permission, topic name, size, queue), auto-creation of the topic, the retry
  * and dead-letter rules, broker-added properties, append, then the answer of {@link SendResponses}.
  * Bad input is answered with a code and a remark and stores nothing.
+ *
+ * <p>A single message with a timer property ({@code TIMER_DELIVER_MS}, {@code TIMER_DELAY_MS},
+ * {@code TIMER_DELAY_SEC}) passes {@link TimerIntake}: a future one is stored into {@code rmq_sys_wheel_timer}
+ * and delivered by the timer agent; a batch keeps its messages as they are.
  *
  * <p>Not built: the SCHEDULE_TOPIC_XXXX delay service. A message with {@code DELAY} &gt; 0 is stored
  * into its real topic at once (its {@code DELAY} property kept). Transactions ({@code TRAN_MSG}) are
@@ -40,9 +45,11 @@ public final class SendMessageProcessor implements RequestProcessor {
     private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
 
     private final DataPath path;
+    private final TimerIntake timers;
 
     public SendMessageProcessor(DataPath path) {
         this.path = Objects.requireNonNull(path, "path");
+        this.timers = new TimerIntake(path.runtime().config().timer(), path.runtime().clock());
     }
 
     @Override
@@ -85,13 +92,18 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
         }
         Built built = build(channel, entries, header, targetTopic, queueId, dlq);
-        List<BrokerMessage> messages = built.messages();
+        List<BrokerMessage> messages = timerRedirect(built.messages(), dlq);
         return path.writer().write(messages, built.waitStore()).thenApply(result -> {
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }
             return SendResponses.of(request, result, messages.get(0));
         });
+    }
+
+    /** A single message with a timer property goes to rmq_sys_wheel_timer first (org.modmq.broker.timer). */
+    private List<BrokerMessage> timerRedirect(List<BrokerMessage> messages, boolean dlq) {
+        return messages.size() == 1 && !dlq ? List.of(timers.redirect(messages.get(0))) : messages;
     }
 
     private static long bodyBytes(List<BrokerMessage> messages) {
