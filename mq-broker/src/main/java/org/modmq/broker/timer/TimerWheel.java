@@ -21,7 +21,7 @@ import java.util.Objects;
  *  +-------------+-------------+-------+-------+
  * </pre>
  *
- * SLOT_MS is the slot start of the round (-1: empty), LAST_POS the newest record of that round, COUNT
+ * SLOT_MS is the slot start of the round (0: empty, so a new sparse file is an empty wheel), LAST_POS the newest record of that round, COUNT
  * its records. Slot of time {@code t}: {@code (t / precisionMs) mod slots}. The wheel is a cache of the
  * log: the agent rebuilds it from the log whenever it becomes active, so it is never trusted across a
  * crash. Not thread-safe: owned by the timer agent's thread.
@@ -39,6 +39,8 @@ final class TimerWheel implements AutoCloseable {
     private final int precisionMs;
     private final FileChannel channel;
     private final MappedByteBuffer map;
+    /** Whether every slot is empty (a new file, or cleared and not linked since): clearing is then free. */
+    private boolean blank;
 
     TimerWheel(Path file, int slots, int precisionMs) {
         this.file = Objects.requireNonNull(file, "file");
@@ -51,6 +53,7 @@ final class TimerWheel implements AutoCloseable {
             long bytes = (long) slots * SLOT_BYTES;
             if (channel.size() != bytes) {
                 channel.truncate(0);
+                blank = true;
             }
             map = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
         } catch (IOException e) {
@@ -75,7 +78,7 @@ final class TimerWheel implements AutoCloseable {
     Slot get(long slotMs) {
         int at = index(slotMs);
         long stored = map.getLong(at);
-        if (stored != slotMs) {
+        if (stored != slotMs || slotMs == 0) {
             return new Slot(-1, -1, 0);
         }
         return new Slot(stored, map.getLong(at + 8), map.getInt(at + 16));
@@ -88,19 +91,18 @@ final class TimerWheel implements AutoCloseable {
         map.putLong(at, slotMs);
         map.putLong(at + 8, position);
         map.putInt(at + 16, count + 1);
+        blank = false;
     }
 
     /** Empties every slot. */
     void clear() {
-        for (int i = 0; i < slots; i++) {
-            map.putLong(i * SLOT_BYTES, -1L);
-            map.putLong(i * SLOT_BYTES + 8, -1L);
-            map.putInt(i * SLOT_BYTES + 16, 0);
+        if (blank) {
+            return;
         }
-    }
-
-    void force() {
-        map.force();
+        for (int at = 0; at < slots * SLOT_BYTES; at += Long.BYTES) {
+            map.putLong(at, 0L);
+        }
+        blank = true;
     }
 
     private int index(long slotMs) {
