@@ -14,6 +14,7 @@ import picocli.CommandLine.HelpCommand;
  *   java -jar mq-bench.jar e2e     -n 127.0.0.1:9876 --rate 20000
  *   java -jar mq-bench.jar replica -n 127.0.0.1:9876 --master 127.0.0.1:10911 --slave 127.0.0.1:10921
  *   java -jar mq-bench.jar failover -n 127.0.0.1:9876 --broker-name broker-a --fault kill --pid 4242
+ *   java -jar mq-bench.jar timer    -n 127.0.0.1:9876 -N 1000000 --window 600 --broker-pid 4242
  * </pre>
  *
  * Reports go to stdout (text, one JSON line or one key=value line); progress lines, once per
@@ -22,7 +23,8 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "mq-bench", mixinStandardHelpOptions = true, version = "mq-bench 0.1.0 (rocketmq-client 5.3.3)",
         description = "Benchmarks a RocketMQ-protocol broker with the stock RocketMQ client.",
         subcommands = {ProduceCommand.class, ConsumeCommand.class, E2eCommand.class, ProbeCommand.class,
-                ReplicaCommand.class, FailoverCommand.class, BacklogCommand.class, HelpCommand.class})
+                ReplicaCommand.class, FailoverCommand.class, BacklogCommand.class, TimerCommand.class,
+                HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @CommandLine.Spec

@@ -18,6 +18,7 @@ import org.modmq.api.config.ConfigValues;
  * @param consume consumer-facing behaviour
  * @param executors request executor sizes
  * @param transactions transactional messages (check-back timing)
+ * @param timer timer messages (the time wheel)
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -26,7 +27,7 @@ import org.modmq.api.config.ConfigValues;
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
-                           ExecutorConfig executors, TransactionConfig transactions, ConfigValues raw, Map<String, String> effective,
+                           ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -39,6 +40,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(consume, "consume");
         Objects.requireNonNull(executors, "executors");
         Objects.requireNonNull(transactions, "transactions");
+        Objects.requireNonNull(timer, "timer");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

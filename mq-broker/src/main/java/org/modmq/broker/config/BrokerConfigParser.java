@@ -64,6 +64,7 @@ public final class BrokerConfigParser {
         ConsumeConfig consume = ConsumeConfig.read(reader);
         ExecutorConfig executors = ExecutorConfig.read(reader);
         TransactionConfig transactions = TransactionConfig.read(reader);
+        TimerConfig timer = TimerConfig.read(reader);
         List<String> warnings = new ArrayList<>();
         for (String key : values.keys()) {
             if (reader.consumed().contains(key)) {
@@ -78,7 +79,7 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, values,
+                transactions, timer, values,
                 reader.effective(), warnings, source);
     }
 }

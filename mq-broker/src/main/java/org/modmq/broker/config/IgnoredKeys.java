@@ -20,7 +20,12 @@ final class IgnoredKeys {
             "useEpollNativeSelector", "serverWorkerThreads", "serverSelectorThreads", "serverCallbackExecutorThreads",
             "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "serverPooledByteBufAllocatorEnable",
-            "timerWheelEnable", "timerPrecisionMs", "timerMaxDelaySec", "timerStopEnqueue",
+            // Timer tuning of RocketMQ's own wheel (threads, queues, metrics, roll window, file size);
+            // modmq's wheel has a single agent, a fixed slot count and rolls inside its own timer log.
+            "timerRollWindowSlot", "timerGetMessageThreadNum", "timerPutMessageThreadNum", "timerEnableDisruptor",
+            "timerEnableCheckMetrics", "timerCheckMetricsWhen", "timerInterceptDelayLevel", "timerCongestNumEachSlot",
+            "timerMetricSmallThreshold", "timerProgressLogIntervalMs", "timerSkipUnknownError", "timerWarmEnable",
+            "timerEnableRetryUntilSuccess", "timerColdDataCheckIntervalMs", "mappedFileSizeTimerLog",
             "brokerTopicEnable", "clusterTopicEnable", "compressedRegister", "isolateLogEnable",
             "useReentrantLockWhenPutMessage", "brokerFastFailureEnable",
             "waitTimeMillsInSendQueue", "waitTimeMillsInPullQueue", "osPageCacheBusyTimeOutMills",

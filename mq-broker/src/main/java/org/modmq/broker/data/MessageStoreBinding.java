@@ -20,6 +20,7 @@ import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
 import org.modmq.broker.schedule.DelayService;
 import org.modmq.broker.transaction.Transactions;
+import org.modmq.broker.timer.TimerRunner;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.GetMessageResult;
 import org.modmq.store.MessageStore;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * held pulls, then closes the store (which stops replication, flushes, checkpoints and removes the abort
  * marker), then the backend. Owns the delay levels' delivery too ({@link DelayService}), stopped before the
  * store closes. Thread-safe; close is idempotent.
+ * answers queue bounds. Owns the store, the backend, the long-polling agent and the timer agent
+ * ({@code timerWheelEnable}); {@link #close()} drops held pulls, stops the timer agent, then closes the
+ * store (which stops replication, flushes, checkpoints and removes the abort marker), then the backend. Thread-safe; close is idempotent.
  *
  * <p>Role: the store owns it. In classic replication a slave follows {@code haMasterAddress} when it is
  * configured, else the HA address the name servers' REGISTER_BROKER answers name ({@link #masterChanged}).
@@ -59,6 +63,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
     private final long memoryBytes;
     private final QueueStatsSource queueStats;
     private final DelayService delay;
+    private final TimerRunner timers;
     private String followed;
     private boolean closed;
 
@@ -74,6 +79,9 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.delay = new DelayService(runtime.config().store().delayLevels(), store, runtime.metadata().delayOffsets(),
                 runtime.metadata().topics(), runtime.clock()).schedule(runtime.scheduler());
         this.followed = runtime.config().replication().masterAddress().orElse(null);
+        this.timers = runtime.config().timer().wheelEnable() ? TimerRunner.start(store,
+                new java.net.InetSocketAddress(runtime.config().identity().ip1(), runtime.config().identity().listenPort()),
+                runtime.config().timer(), runtime.clock(), runtime.config().store().rootDir()) : null;
     }
 
     /**
@@ -237,6 +245,9 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         try {
             pull.close();
             delay.close();
+            if (timers != null) {
+                timers.close();
+            }
         } finally {
             try {
                 store.close();

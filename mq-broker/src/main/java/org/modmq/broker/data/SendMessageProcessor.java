@@ -14,6 +14,7 @@ import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.schedule.DelayRedirect;
+import org.modmq.broker.timer.TimerIntake;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -29,9 +30,11 @@ import org.modmq.remoting.protocol.ResponseCodeException;
  *
  * <p>A single message with {@code DELAY} &gt; 0 is stored in SCHEDULE_TOPIC_XXXX and delivered later
  * ({@link org.modmq.broker.schedule.DelayRedirect}); a batch whose own properties carry one is refused
- * with MESSAGE_ILLEGAL, as RocketMQ refuses it. A prepared transactional send ({@code TRAN_MSG=true}) is
- * stored as its half message (see {@code org.modmq.broker.transaction}). Thread-safe; runs on the send
- * executor.
+ * with MESSAGE_ILLEGAL, as RocketMQ refuses it. A single message with a timer property
+ * ({@code TIMER_DELIVER_MS}, {@code TIMER_DELAY_MS}, {@code TIMER_DELAY_SEC}) passes {@link TimerIntake}:
+ * a future one is stored into {@code rmq_sys_wheel_timer} and delivered by the timer agent. A prepared
+ * transactional send ({@code TRAN_MSG=true}) is stored as its half message (see
+ * {@code org.modmq.broker.transaction}). Thread-safe; runs on the send executor.
  */
 public final class SendMessageProcessor implements RequestProcessor {
 
@@ -43,9 +46,11 @@ public final class SendMessageProcessor implements RequestProcessor {
     private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
 
     private final DataPath path;
+    private final TimerIntake timers;
 
     public SendMessageProcessor(DataPath path) {
         this.path = Objects.requireNonNull(path, "path");
+        this.timers = new TimerIntake(path.runtime().config().timer(), path.runtime().clock());
     }
 
     @Override
@@ -88,7 +93,7 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
         }
         Built built = build(channel, request, entries, header, targetTopic, queueId, dlq);
-        List<BrokerMessage> messages = built.messages();
+        List<BrokerMessage> messages = timerRedirect(built.messages(), dlq);
         // Transactions: a prepared send is stored as its half message; the answer still names the real queue.
         List<BrokerMessage> stored = path.transactions().toStore(messages);
         return path.writer().write(stored, built.waitStore()).thenApply(result -> {
@@ -97,6 +102,11 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
             return SendResponses.of(request, result, messages.get(0));
         });
+    }
+
+    /** A single message with a timer property goes to rmq_sys_wheel_timer first (org.modmq.broker.timer). */
+    private List<BrokerMessage> timerRedirect(List<BrokerMessage> messages, boolean dlq) {
+        return messages.size() == 1 && !dlq ? List.of(timers.redirect(messages.get(0))) : messages;
     }
 
     private static long bodyBytes(List<BrokerMessage> messages) {
