@@ -86,7 +86,10 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         Built built = build(channel, entries, header, targetTopic, queueId, dlq);
         List<BrokerMessage> messages = built.messages();
+        long started = System.nanoTime();
         return path.writer().write(messages, built.waitStore()).thenApply(result -> {
+            path.runtime().stats().recordPutTime((System.nanoTime() - started) / 1_000_000,
+                    result.commitLogOffset() >= 0);
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }
