@@ -2,13 +2,15 @@
 
 // The Node.js client scenario NodeClientTest runs against modmq: send, consume, stop, send while the
 // consumer is down, restart it; the restarted consumer must get exactly what was sent while it was down.
-// Arguments: <namesrvAddr> <topic> <group>. Prints one line per event for the test to read:
+// Arguments: <namesrvAddr> <brokerAddr> <topic> <group>. Prints one line per event for the test to read:
 //   SENT-FIRST <body>, RECEIVED-FIRST <body>, UNREAD-QUEUES <n>, SENT-DOWN <body>, RECEIVED-AFTER <body>, DONE.
 // Bounded: exits 2 after 80 s whatever happens.
 
 const { Producer, Consumer, Message } = require('ali-ons');
+const RemotingCommand = require('ali-ons/lib/protocol/command/remoting_command');
 
-const [namesrvAddr, topic, group] = process.argv.slice(2);
+const [namesrvAddr, brokerAddr, topic, group] = process.argv.slice(2);
+const UPDATE_AND_CREATE_TOPIC = 17;
 const FIRST = 1;
 const WHILE_DOWN = 8;
 const QUEUES = 4;
@@ -80,7 +82,15 @@ async function main() {
     instanceName: 'producer' }));
   await producer.ready();
 
-  // The first send creates the topic (4 queues): one queue gets a message, three stay empty.
+  // ali-ons sends only to topics that exist: create it as mqadmin updateTopic does, through the
+  // client's own remoting connection.
+  const created = await producer._mqClient.invoke(brokerAddr, RemotingCommand.createRequestCommand(
+    UPDATE_AND_CREATE_TOPIC, { topic, defaultTopic: 'TBW102', readQueueNums: QUEUES, writeQueueNums: QUEUES,
+      perm: 6, topicFilterType: 'SINGLE_TAG', topicSysFlag: 0, order: false }), 5000);
+  if (created.code !== 0) {
+    throw new Error('UPDATE_AND_CREATE_TOPIC answered ' + created.code + ' ' + created.remark);
+  }
+  // One message: one queue gets it, three stay empty.
   for (let i = 0; i < FIRST; i++) {
     await send(producer, 'SENT-FIRST', 'first-' + i);
   }

@@ -75,7 +75,7 @@ class NodeClientTest {
                 BuiltDistribution.launcherEnvironment(HEAP_OPTS, workDir.resolve("logs")), workDir, ports[0]);
         try (ChildProcess modmq = ChildProcess.start(spec, Duration.ofSeconds(30))) {
             Result scenario = run(scenarioDir, SCENARIO_TIMEOUT, "node", "resume-scenario.js", "127.0.0.1:" + ports[1],
-                    "NodeResume", "cg_node_resume");
+                    "127.0.0.1:" + ports[0], "NodeResume", "cg_node_resume");
             String report = "node resume-scenario.js:\n" + scenario.output() + "\nmodmq:\n" + modmq.output();
             assertThat(scenario.exitStatus()).as(report).isZero();
             assertThat(scenario.values("RECEIVED-FIRST")).as(report)
