@@ -1,19 +1,17 @@
 package org.modmq.broker.admin;
 
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.modmq.remoting.protocol.Json;
 
 /**
  * JSON bodies of the admin answers, in the shapes of protocol notes 4.2. Tables keyed by a
- * {@code MessageQueue} use, as key, the string holding the queue's JSON
- * ({@code "{\"brokerName\":\"b\",\"queueId\":0,\"topic\":\"t\"}"}), which the stock client accepts
- * (notes 4.1). All records are immutable.
+ * {@code MessageQueue} are written in fastjson's form, the queue's JSON object as the key
+ * ({@link QueueKeyedMapSerializer}). All records are immutable.
  */
 public final class AdminBodies {
 
@@ -28,10 +26,6 @@ public final class AdminBodies {
             Objects.requireNonNull(topic, "topic");
         }
 
-        /** The queue's JSON as a string, used as a map key. */
-        public String jsonKey() {
-            return new String(Json.encode(this), StandardCharsets.UTF_8);
-        }
     }
 
     /** {@code KVTable}: {@code {"table":{"k":"v"}}}. */
@@ -62,8 +56,9 @@ public final class AdminBodies {
     public record TopicOffset(long lastUpdateTimestamp, long maxOffset, long minOffset) {
     }
 
-    /** {@code TopicStatsTable}: queue key → bounds, plus the topic's put rate. */
-    public record TopicStatsTable(Map<String, TopicOffset> offsetTable, double topicPutTps) {
+    /** {@code TopicStatsTable}: queue → bounds, plus the topic's put rate. */
+    public record TopicStatsTable(@JsonSerialize(using = QueueKeyedMapSerializer.class)
+                                  Map<MessageQueue, TopicOffset> offsetTable, double topicPutTps) {
 
         public TopicStatsTable {
             offsetTable = Map.copyOf(offsetTable);
@@ -74,8 +69,9 @@ public final class AdminBodies {
     public record OffsetWrapper(long brokerOffset, long consumerOffset, long lastTimestamp, long pullOffset) {
     }
 
-    /** {@code ConsumeStats}: queue key → progress, plus the group's consume rate. */
-    public record ConsumeStats(double consumeTps, Map<String, OffsetWrapper> offsetTable) {
+    /** {@code ConsumeStats}: queue → progress, plus the group's consume rate. */
+    public record ConsumeStats(double consumeTps, @JsonSerialize(using = QueueKeyedMapSerializer.class)
+                               Map<MessageQueue, OffsetWrapper> offsetTable) {
 
         public ConsumeStats {
             offsetTable = Map.copyOf(offsetTable);

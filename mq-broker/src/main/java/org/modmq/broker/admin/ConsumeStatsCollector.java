@@ -28,7 +28,7 @@ final class ConsumeStatsCollector {
 
     /** The progress over {@code topics}, merged into one table, with the summed consume rate. */
     ConsumeStats collect(String group, Collection<String> topics) {
-        Map<String, OffsetWrapper> table = new LinkedHashMap<>();
+        Map<MessageQueue, OffsetWrapper> table = new LinkedHashMap<>();
         double tps = 0;
         for (String topic : topics) {
             Optional<ConsumeStats> one = forTopic(group, topic, false);
@@ -54,9 +54,9 @@ final class ConsumeStatsCollector {
                 && !live.get().subscriptions().containsKey(topic)) {
             return Optional.empty();
         }
-        Map<String, OffsetWrapper> table = new LinkedHashMap<>();
+        Map<MessageQueue, OffsetWrapper> table = new LinkedHashMap<>();
         for (int queueId = 0; queueId < config.get().readQueueNums(); queueId++) {
-            table.put(new MessageQueue(context.brokerName(), queueId, topic).jsonKey(),
+            table.put(new MessageQueue(context.brokerName(), queueId, topic),
                     queueProgress(group, topic, queueId));
         }
         return Optional.of(new ConsumeStats(context.stats().groupGetTps(group, topic), table));

@@ -41,6 +41,16 @@ final class DiskUsage {
         }).orElse("");
     }
 
+    /** A byte count as stock brokers print one: {@code "512 B"}, {@code "1.5 KiB"}, {@code "2.0 GiB"}. */
+    static String byteCountText(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        int exponent = (int) (Math.log(bytes) / Math.log(1024));
+        return String.format(java.util.Locale.ROOT, "%.1f %siB", bytes / Math.pow(1024, exponent),
+                "KMGTPE".charAt(exponent - 1));
+    }
+
     private static Optional<FileStore> store(Path dir) {
         Path probe = dir.toAbsolutePath();
         while (probe != null && !Files.exists(probe)) {

@@ -3,6 +3,8 @@ package org.modmq.broker.admin;
 import org.modmq.broker.runtime.QueueStatsSource;
 
 import org.modmq.broker.stats.BrokerStats;
+import org.modmq.broker.stats.PutLatency;
+import org.modmq.broker.metadata.SystemTopics;
 
 import java.time.Duration;
 import java.util.Map;
@@ -18,9 +20,11 @@ import org.modmq.remoting.protocol.RequestCode;
 
 /**
  * GET_BROKER_RUNTIME_INFO (28, {@code clusterList} and {@code brokerStatus}): a {@code KVTable} of
- * strings with every key {@code clusterList} parses (protocol notes 10) plus the store and traffic
- * figures a stock broker reports. Figures modmq has no equivalent for (timer wheel, page-cache lock,
- * transient store pool, POP acks, transactions, queries) read {@code 0}. Thread-safe; admin executor.
+ * strings with every key a 5.3.3 broker reports, plus {@code getTransferedTps}, the spelling 4.x
+ * brokers used and 4.x {@code clusterList} still reads. Figures modmq has no equivalent for (timer
+ * wheel, page-cache lock, POP acks, transactions, queries) read {@code 0}; there is no transient store
+ * pool, so {@code remainTransientStoreBufferNumbs} reads {@link Integer#MAX_VALUE}, as on a stock broker
+ * without one. Thread-safe; admin executor.
  */
 public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
 
@@ -34,7 +38,7 @@ public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
         "queryThreadPoolQueueHeadWaitTimeMills", "litePullThreadPoolQueueSize", "litePullThreadPoolQueueCapacity",
         "litePullThreadPoolQueueHeadWaitTimeMills", "ackThreadPoolQueueSize", "ackThreadPoolQueueCapacity",
         "ackThreadPoolQueueHeadWaitTimeMills", "EndTransactionQueueSize", "EndTransactionThreadPoolQueueCapacity",
-        "putMessageEntireTimeMax", "getMessageEntireTimeMax", "dispatchMaxBuffer"};
+        "getMessageEntireTimeMax", "dispatchMaxBuffer"};
 
     private final AdminContext context;
 
@@ -72,12 +76,23 @@ public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
         table.put("commitLogMinOffset", Long.toString(queues.commitLogMinOffset()));
         table.put("commitLogMaxOffset", Long.toString(queues.commitLogMaxOffset()));
         table.put("dispatchBehindBytes", Long.toString(queues.dispatchBehindBytes()));
-        table.put("remainHowManyDataToFlush", Long.toString(queues.unflushedBytes()));
-        table.put("commitLogDiskRatio", Double.toString(DiskUsage.usedRatio(config.store().commitLogDir())));
+        table.put("remainHowManyDataToFlush", DiskUsage.byteCountText(Math.max(0, queues.unflushedBytes())));
+        table.put("remainTransientStoreBufferNumbs", Integer.toString(Integer.MAX_VALUE));
+        String commitLogRatio = Double.toString(DiskUsage.usedRatio(config.store().commitLogDir()));
+        table.put("commitLogDiskRatio", commitLogRatio);
+        table.put("commitLogDiskRatio_" + config.store().commitLogDir(), commitLogRatio);
         table.put("consumeQueueDiskRatio",
                 Double.toString(DiskUsage.usedRatio(config.store().rootDir().resolve("consumequeue"))));
         table.put("commitLogDirCapacity", DiskUsage.capacityText(config.store().commitLogDir()));
+        putDelayProgress(table, queues);
         return table;
+    }
+
+    /** {@code scheduleMessageOffset_<level>}: "delivered,written" of each delay level's queue with progress. */
+    private void putDelayProgress(Map<String, String> table, QueueStatsSource queues) {
+        context.runtime().metadata().delayOffsets().wrapper().offsetTable().forEach((level, delivered) ->
+                table.put("scheduleMessageOffset_" + level, delivered + ","
+                        + Math.max(0, queues.maxOffset(SystemTopics.SCHEDULE, level - 1))));
     }
 
     private static void putTraffic(Map<String, String> table, BrokerStats stats) {
@@ -91,11 +106,18 @@ public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
         table.put("msgGetTotalTodayNow", Long.toString(stats.getTransferredTotal()));
         table.put("putTps", stats.putTps().text());
         table.put("getTransferredTps", stats.getTransferredTps().text());
+        table.put("getTransferedTps", stats.getTransferredTps().text());
         table.put("getFoundTps", stats.getFoundTps().text());
         table.put("getMissTps", stats.getMissTps().text());
         table.put("getTotalTps", stats.getTotalTps().text());
         long requests = stats.putRequestsTotal();
         table.put("putMessageTimesTotal", Long.toString(requests));
+        PutLatency latency = stats.putLatency();
+        table.put("putMessageEntireTimeMax", Long.toString(latency.longestMillis()));
+        table.put("putMessageFailedTimes", Long.toString(latency.failedTimes()));
+        table.put("putMessageDistributeTime", latency.distributionText());
+        table.put("putLatency99", latency.percentileText(0.99));
+        table.put("putLatency999", latency.percentileText(0.999));
         table.put("putMessageSizeTotal", Long.toString(stats.putBytesTotal()));
         table.put("putMessageAverageSize", Double.toString(stats.putMessagesTotal() == 0 ? 0.0
                 : (double) stats.putBytesTotal() / stats.putMessagesTotal()));

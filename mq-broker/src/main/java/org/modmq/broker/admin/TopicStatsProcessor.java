@@ -57,12 +57,12 @@ public final class TopicStatsProcessor implements RequestProcessor.Sync {
             return AdminResponses.error(request, ResponseCode.TOPIC_NOT_EXIST, "topic[" + topic + "] not exist");
         }
         QueueStatsSource queues = context.queues();
-        Map<String, TopicOffset> table = new LinkedHashMap<>();
+        Map<MessageQueue, TopicOffset> table = new LinkedHashMap<>();
         for (int queueId = 0; queueId < config.get().queueCount(); queueId++) {
             long min = Math.max(0, queues.minOffset(topic, queueId));
             long max = Math.max(0, queues.maxOffset(topic, queueId));
             long last = max > 0 ? Math.max(0, queues.storeTimestamp(topic, queueId, max - 1)) : 0;
-            table.put(new MessageQueue(context.brokerName(), queueId, topic).jsonKey(), new TopicOffset(last, max, min));
+            table.put(new MessageQueue(context.brokerName(), queueId, topic), new TopicOffset(last, max, min));
         }
         return AdminResponses.json(request, new TopicStatsTable(table, context.stats().topicPutTps(topic)));
     }

@@ -96,7 +96,10 @@ public final class SendMessageProcessor implements RequestProcessor {
         List<BrokerMessage> messages = timerRedirect(built.messages(), dlq);
         // Transactions: a prepared send is stored as its half message; the answer still names the real queue.
         List<BrokerMessage> stored = path.transactions().toStore(messages);
+        long started = System.nanoTime();
         return path.writer().write(stored, built.waitStore()).thenApply(result -> {
+            path.runtime().stats().recordPutTime((System.nanoTime() - started) / 1_000_000,
+                    result.commitLogOffset() >= 0);
             if (result.commitLogOffset() >= 0) {
                 path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
             }

@@ -76,7 +76,9 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
         String topic = headers.requireString("topic");
         int queueId = headers.requireInt("queueId");
         OptionalLong stored = metadata.consumerOffsets().query(group, topic, queueId);
-        if (stored.isPresent()) {
+        // A negative commit (some clients commit -1 for a queue they never read) is kept, as RocketMQ keeps
+        // it, but answered as no offset: else the client takes -1 as a first start and skips to the end.
+        if (stored.isPresent() && stored.getAsLong() >= 0) {
             return Responses.success(request).putExtField("offset", stored.getAsLong());
         }
         boolean zeroAllowed = headers.optionalBoolean("setZeroIfNotFound", true);

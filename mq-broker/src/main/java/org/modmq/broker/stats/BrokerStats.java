@@ -42,7 +42,9 @@ public final class BrokerStats {
     private final Map<String, RateCounter> topicPuts = new ConcurrentHashMap<>();
     private final Map<String, RateCounter> groupGets = new ConcurrentHashMap<>();
     private final Map<String, Map<Integer, Long>> pullOffsets = new ConcurrentHashMap<>();
+    private final PutLatency putLatency = new PutLatency();
     private final Object dayLock = new Object();
+    private long latencyMinuteStart;
     private LocalDate day;
     private volatile DailyTotals putDaily = new DailyTotals(0, 0, 0);
     private volatile DailyTotals getDaily = new DailyTotals(0, 0, 0);
@@ -70,6 +72,7 @@ public final class BrokerStats {
     public BrokerStats(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.bootMillis = clock.millis();
+        this.latencyMinuteStart = bootMillis;
     }
 
     /**
@@ -85,6 +88,16 @@ public final class BrokerStats {
         putBytes.add(bytes);
         topicPuts.computeIfAbsent(Objects.requireNonNull(topic, "topic"), t -> newKeyedCounter())
                 .add(messages);
+    }
+
+    /** Counts the time one put took (see {@link PutLatency}), stored or not. */
+    public void recordPutTime(long millis, boolean stored) {
+        putLatency.record(millis, stored);
+    }
+
+    /** Put times: the last minute's distribution, the longest, the failures. */
+    public PutLatency putLatency() {
+        return putLatency;
     }
 
     /**
@@ -124,6 +137,10 @@ public final class BrokerStats {
                 get = new DailyTotals(get.todayMorning(), get.now(), get.now());
             }
             day = today;
+            if (now - latencyMinuteStart >= MINUTE) {
+                latencyMinuteStart = now;
+                putLatency.roll();
+            }
             putDaily = new DailyTotals(put.yesterdayMorning(), put.todayMorning(), putMessages.total());
             getDaily = new DailyTotals(get.yesterdayMorning(), get.todayMorning(), getTransferred.total());
         }

@@ -70,7 +70,7 @@ class AdminBrokerServerTest {
             RemotingCommand topicStats = call(client, addr, RemotingCommand.request(RequestCode.GET_TOPIC_STATS_INFO)
                     .putExtField("topic", "StatsTopic"));
             assertThat(topicStats.code()).isEqualTo(ResponseCode.SUCCESS);
-            assertThat(Json.tree(topicStats.body()).path("offsetTable").size()).isEqualTo(3);
+            assertThat(QueueKeyedJson.tree(topicStats.body()).path("offsetTable").size()).isEqualTo(3);
             assertThat(call(client, addr, RemotingCommand.request(RequestCode.GET_TOPIC_STATS_INFO)
                     .putExtField("topic", "Missing")).code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
 
@@ -83,7 +83,7 @@ class AdminBrokerServerTest {
             RemotingCommand progress = call(client, addr, RemotingCommand.request(RequestCode.GET_CONSUME_STATS)
                     .putExtField("consumerGroup", "TOOLS_CONSUMER"));
             assertThat(progress.code()).isEqualTo(ResponseCode.SUCCESS);
-            assertThat(Json.tree(progress.body()).path("offsetTable").size()).isEqualTo(3);
+            assertThat(QueueKeyedJson.tree(progress.body()).path("offsetTable").size()).isEqualTo(3);
             assertThat(Json.tree(call(client, addr, RemotingCommand.request(RequestCode.QUERY_TOPICS_BY_CONSUMER)
                     .putExtField("group", "TOOLS_CONSUMER")).body()).path("topicList").get(0).asText())
                     .isEqualTo("StatsTopic");

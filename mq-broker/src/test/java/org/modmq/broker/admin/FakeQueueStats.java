@@ -13,6 +13,7 @@ final class FakeQueueStats implements QueueStatsSource {
     volatile long earliest = -1;
     volatile long commitLogMin;
     volatile long commitLogMax;
+    volatile long unflushed;
 
     /** Queue holds [min, max); message i was stored at {@code firstTime + i}. */
     FakeQueueStats queue(String topic, int queueId, long min, long max, long firstTime) {
@@ -53,5 +54,10 @@ final class FakeQueueStats implements QueueStatsSource {
     @Override
     public long commitLogMaxOffset() {
         return commitLogMax;
+    }
+
+    @Override
+    public long unflushedBytes() {
+        return unflushed;
     }
 }

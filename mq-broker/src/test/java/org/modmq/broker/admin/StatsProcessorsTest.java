@@ -73,11 +73,11 @@ class StatsProcessorsTest {
 
     private static JsonNode body(RemotingCommand response) {
         assertThat(response.code()).as(response.remark()).isEqualTo(ResponseCode.SUCCESS);
-        return Json.tree(response.body());
+        return QueueKeyedJson.tree(response.body());
     }
 
     private static String mq(String topic, int queueId) {
-        return new AdminBodies.MessageQueue("broker-a", queueId, topic).jsonKey();
+        return QueueKeyedJson.key(new AdminBodies.MessageQueue("broker-a", queueId, topic));
     }
 
     private void heartbeat() {
@@ -230,18 +230,62 @@ class StatsProcessorsTest {
                 "pageCacheLockTimeMills", "earliestMessageTimeStamp", "timerReadBehind", "timerOffsetBehind",
                 "timerCongestNum", "msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning", "msgPutTotalTodayNow",
                 "msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow",
-                "commitLogMinOffset", "commitLogMaxOffset", "dispatchBehindBytes", "remainHowManyDataToFlush")) {
+                "commitLogMinOffset", "commitLogMaxOffset", "dispatchBehindBytes", "putMessageEntireTimeMax",
+                "putMessageFailedTimes", "remainTransientStoreBufferNumbs")) {
             assertThat(Long.parseLong(table.get(key))).as(key).isNotNegative().isNotNull();
         }
         for (String key : List.of("commitLogDiskRatio", "timerEnqueueTps", "timerDequeueTps")) {
             assertThat(Double.parseDouble(table.get(key))).as(key).isBetween(0.0, 1e9);
         }
-        for (String key : List.of("putTps", "getTransferredTps", "getFoundTps", "getMissTps", "getTotalTps")) {
+        for (String key : List.of("putTps", "getTransferredTps", "getTransferedTps", "getFoundTps", "getMissTps",
+                "getTotalTps")) {
             String[] parts = table.get(key).split(" ");
             assertThat(parts).as(key).hasSize(3);
             for (String part : parts) {
                 Double.parseDouble(part);
             }
         }
+    }
+
+    @Test
+    void runtimeInfoHasEveryKeyOfAStockBrokerWithHonestValues() {
+        // The keys a 5.3.3 broker without timer wheel, transient store pool or plugins reports.
+        List<String> stock = List.of("bootTimestamp", "runtime", "putMessageEntireTimeMax", "putMessageTimesTotal",
+                "putMessageFailedTimes", "putMessageSizeTotal", "putMessageDistributeTime", "putMessageAverageSize",
+                "dispatchMaxBuffer", "getMessageEntireTimeMax", "putTps", "getFoundTps", "getMissTps", "getTotalTps",
+                "getTransferredTps", "putLatency99", "putLatency999", "commitLogDiskRatio", "consumeQueueDiskRatio",
+                "commitLogMinOffset", "commitLogMaxOffset", "brokerActive", "brokerVersionDesc", "brokerVersion",
+                "msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning", "msgPutTotalTodayNow",
+                "msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow", "dispatchBehindBytes",
+                "pageCacheLockTimeMills", "earliestMessageTimeStamp", "startAcceptSendRequestTimeStamp",
+                "timerReadBehind", "timerOffsetBehind", "timerCongestNum", "timerEnqueueTps", "timerDequeueTps",
+                "remainTransientStoreBufferNumbs", "remainHowManyDataToFlush", "commitLogDirCapacity",
+                "sendThreadPoolQueueSize", "sendThreadPoolQueueCapacity", "pullThreadPoolQueueSize",
+                "pullThreadPoolQueueCapacity", "litePullThreadPoolQueueSize", "litePullThreadPoolQueueCapacity",
+                "queryThreadPoolQueueSize", "queryThreadPoolQueueCapacity", "ackThreadPoolQueueSize",
+                "ackThreadPoolQueueCapacity", "sendThreadPoolQueueHeadWaitTimeMills",
+                "pullThreadPoolQueueHeadWaitTimeMills", "queryThreadPoolQueueHeadWaitTimeMills",
+                "litePullThreadPoolQueueHeadWaitTimeMills", "ackThreadPoolQueueHeadWaitTimeMills",
+                "EndTransactionQueueSize", "EndTransactionThreadPoolQueueCapacity");
+        metadata.delayOffsets().update(3, 4);
+        queues.queue("SCHEDULE_TOPIC_XXXX", 2, 0, 7, T0);
+        queues.unflushed = 3 * 1024 / 2;
+        stats.recordPutTime(0, true);
+        stats.recordPutTime(12, true);
+        stats.recordPutTime(7_000, false);
+        clock.advance(java.time.Duration.ofSeconds(61));
+        stats.sample();
+
+        Map<String, String> table = new RuntimeInfoProcessor(context).runtimeInfo();
+        assertThat(table).containsKeys(stock.toArray(String[]::new));
+        assertThat(table).containsEntry("putMessageEntireTimeMax", "7000").containsEntry("putMessageFailedTimes", "1")
+                .containsEntry("putMessageDistributeTime", "[<=0ms]:1 [0~10ms]:0 [10~50ms]:1 [50~100ms]:0 "
+                        + "[100~200ms]:0 [200~500ms]:0 [500ms~1s]:0 [1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:1 [10s~]:0 ")
+                .containsEntry("putLatency99", "50.00")
+                .containsEntry("scheduleMessageOffset_3", "4,7")
+                .containsEntry("remainHowManyDataToFlush", "1.5 KiB")
+                .containsEntry("remainTransientStoreBufferNumbs", Integer.toString(Integer.MAX_VALUE))
+                .containsEntry("getTransferedTps", table.get("getTransferredTps"))
+                .containsKey("commitLogDiskRatio_" + TestConfigs.broker(dir).store().commitLogDir());
     }
 }

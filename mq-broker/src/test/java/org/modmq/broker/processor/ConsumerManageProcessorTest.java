@@ -111,6 +111,31 @@ class ConsumerManageProcessorTest {
     }
 
     @Test
+    void aNegativeCommitIsKeptButAnsweredAsNoOffset() {
+        // A client that read nothing commits -1; the query must then answer as for a new group, so the
+        // messages sent meanwhile (head still hot) are read from 0 rather than skipped.
+        assertThat(update("cg", "TopicTest", 0, -1).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(metadata.consumerOffsets().query("cg", "TopicTest", 0)).hasValue(-1);
+        assertThat(query(0, null).code()).isEqualTo(ResponseCode.QUERY_NOT_FOUND);
+
+        queues.put("TopicTest", 0, 0, 3, 0);
+        RemotingCommand afterSends = query(0, null);
+        assertThat(afterSends.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(afterSends.extField("offset")).isEqualTo("0");
+        assertThat(query(0, "false").code()).isEqualTo(ResponseCode.QUERY_NOT_FOUND);
+    }
+
+    @Test
+    void unknownGroupsAndQueuesHaveNoOffset() {
+        assertThat(update("cg", "TopicTest", 1, 7).code()).isEqualTo(ResponseCode.SUCCESS);
+        RemotingCommand unknownGroup = RemotingCommand.request(RequestCode.QUERY_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "nobody").putExtField("topic", "TopicTest").putExtField("queueId", 1);
+        assertThat(processor.process(channel, unknownGroup).code()).isEqualTo(ResponseCode.QUERY_NOT_FOUND);
+        assertThat(query(99, null).code()).isEqualTo(ResponseCode.QUERY_NOT_FOUND);
+        assertThat(query(-1, null).code()).isEqualTo(ResponseCode.QUERY_NOT_FOUND);
+    }
+
+    @Test
     void listsTheGroupsLiveConsumers() {
         RemotingCommand request = RemotingCommand.request(RequestCode.GET_CONSUMER_LIST_BY_GROUP)
                 .putExtField("consumerGroup", "cg");

@@ -16,9 +16,10 @@ import java.io.IOException;
  * JSON bodies, written the way the stock client expects and read leniently (section 4).
  *
  * <p>Writing: standard JSON, properties sorted alphabetically (as fastjson does), null properties
- * omitted, enums by name, map keys always quoted strings. The 5.3.3 client accepts quoted integer
- * map keys ({@code {"0":"addr"}}) and a {@code MessageQueue} key written as a string containing its
- * JSON ({@code "{\"brokerName\":\"b\",\"queueId\":0,\"topic\":\"t\"}"}), so standard JSON suffices.
+ * omitted, enums by name, map keys always quoted strings. Stock clients accept quoted integer map
+ * keys ({@code {"0":"addr"}}). Tables keyed by an object ({@code MessageQueue}) need fastjson's
+ * non-standard object keys, which fastjson2 (5.5 clients) requires; the bodies that have them write
+ * those keys with a serializer of their own.
  *
  * <p>Reading: unknown properties are ignored, unquoted field names are allowed (fastjson writes
  * integer map keys unquoted: {@code {0:"addr"}}), single quotes and trailing commas are tolerated.
