@@ -104,6 +104,13 @@ class DelaySendTest {
         assertThat(got.properties()).doesNotContainKey("DELAY").containsEntry("UNIQ_KEY", "u1")
                 .containsEntry("TAGS", "T").containsEntry("REAL_TOPIC", "Delayed").containsEntry("REAL_QID", "1");
         Await.until("clamped message delivered", BrokerClient.WAIT, () -> maxOffset("Delayed", 0) == 1);
+        Await.until("level 2's offset past the message", BrokerClient.WAIT, () -> runtimeInfo()
+                .contains("\"scheduleMessageOffset_2\":\"1,1\""));
+    }
+
+    private String runtimeInfo() {
+        return new String(client.invoke(RemotingCommand.request(RequestCode.GET_BROKER_RUNTIME_INFO)).body(),
+                StandardCharsets.UTF_8);
     }
 
     @Test

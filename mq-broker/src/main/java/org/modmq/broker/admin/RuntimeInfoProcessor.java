@@ -72,6 +72,9 @@ public final class RuntimeInfoProcessor implements RequestProcessor.Sync {
         putExecutor(table, "send", ExecutorKind.SEND);
         putExecutor(table, "pull", ExecutorKind.PULL);
         QueueStatsSource queues = context.queues();
+        // RocketMQ's "delay offset,max offset" of each level's SCHEDULE_TOPIC_XXXX queue (brokerStatus shows them).
+        context.runtime().metadata().delayOffsets().wrapper().offsetTable().forEach((level, offset) ->
+                table.put("scheduleMessageOffset_" + level, offset + "," + queues.maxOffset("SCHEDULE_TOPIC_XXXX", level - 1)));
         table.put("earliestMessageTimeStamp", Long.toString(queues.earliestMessageTime()));
         table.put("commitLogMinOffset", Long.toString(queues.commitLogMinOffset()));
         table.put("commitLogMaxOffset", Long.toString(queues.commitLogMaxOffset()));

@@ -59,6 +59,8 @@ public final class DelayDeliveryAgent {
     /** When the agent has something to do next (ms, its clock); {@code Long.MAX_VALUE}: nothing queued. */
     private volatile long nextWork = Long.MAX_VALUE;
     private long next;
+    /** Whether the last delivery was refused (logged once until one is stored). */
+    private boolean refusing;
     /** Completes with whether every delivery before it was acknowledged; the table follows it. */
     private CompletableFuture<Boolean> acknowledged = CompletableFuture.completedFuture(true);
     /** Bumped at each reload, so acknowledgements of deliveries before it move the table no more. */
@@ -205,10 +207,14 @@ public final class DelayDeliveryAgent {
         }
         AppendedPut put = store.append(List.of(restored), true);
         if (!put.stored()) {
-            LOG.warn("delay level {}: delivery of entry {} to {} refused ({}: {}); retried later", level,
-                    entry.queueOffset(), restored.topic(), put.appended().status(), put.appended().detail());
+            if (!refusing) {
+                LOG.warn("delay level {}: delivery of entry {} to {} refused ({}: {}); retried until it is stored",
+                        level, entry.queueOffset(), restored.topic(), put.appended().status(), put.appended().detail());
+            }
+            refusing = true;
             return false;
         }
+        refusing = false;
         next = after;
         unacknowledged.incrementAndGet();
         advanceAfter(put.acknowledged().thenApply(result -> {
