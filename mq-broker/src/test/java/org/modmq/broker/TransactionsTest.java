@@ -440,4 +440,27 @@ class TransactionsTest {
                 .putExtField("perm", 6)).code()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(pullAll("TopicTx", 1)).extracting(BrokerClient.Record::body).containsExactly("f1", "f2");
     }
+
+    @Test
+    void checkImmunityTimeDelaysTheFirstCheckBackAndRefusesALateEnd() throws Exception {
+        start();
+        Half half = prepare("TopicTx", "i1", "CHECK_IMMUNITY_TIME_IN_SECONDS", "20");
+        clock.advance(Duration.ofSeconds(7));
+        assertThat(checkNow()).as("past transactionTimeOut, inside the immunity").isZero();
+        assertThat(pullAll("RMQ_SYS_TRANS_HALF_TOPIC", 0)).hasSize(2).last().satisfies(copy -> assertThat(
+                copy.properties()).containsEntry("TRAN_PREPARED_QUEUE_OFFSET", "0")
+                .doesNotContainKey("TRANSACTION_CHECK_TIMES"));
+        clock.advance(Duration.ofSeconds(14));
+        RemotingCommand late = end(half, COMMIT, false);
+        assertThat(late.code()).as("not from a check, after the immunity").isEqualTo(ResponseCode.ILLEGAL_OPERATION);
+        assertThat(checkNow()).isEqualTo(1);
+        RemotingCommand check = nextCheck();
+        assertThat(BrokerClient.decode(check.body()).get(0).properties()).containsEntry("TRANSACTION_CHECK_TIMES", "1");
+        RemotingCommand afterImmunity = client.invoke(endRequest(Long.parseLong(check.extField("commitLogOffset")),
+                Long.parseLong(check.extField("tranStateTableOffset")), COMMIT, false, GROUP, "ID-i1"));
+        assertThat(afterImmunity.code()).as("not from a check, after the immunity")
+                .isEqualTo(ResponseCode.ILLEGAL_OPERATION);
+        assertThat(answer(check, COMMIT).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pullAll("TopicTx", 1)).extracting(BrokerClient.Record::body).containsExactly("i1");
+    }
 }
