@@ -5,6 +5,9 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.broker.config.TimerConfig;
@@ -384,11 +387,11 @@ final class TimerAgent implements AutoCloseable {
                 }
                 checkpoint(now, true);
                 if (pending != null) {
-                    pendingDurable.get(waitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    pendingDurable.get(waitMs, TimeUnit.MILLISECONDS);
                     checkpoint(now, false);
                 }
             }
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        } catch (TimeoutException | ExecutionException e) {
             LOG.warn("timer deliveries not durable within {} ms at close; the last checkpoint stays", waitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
