@@ -348,6 +348,14 @@ final class TimerAgent implements AutoCloseable {
         return state;
     }
 
+    /** How long an idle runner may park: until the slot being waited for ends, at most {@code maxMs}. */
+    long idleMs(long maxMs) {
+        if (state != State.ACTIVE || cursor >= 0 || config.stopDequeue()) {
+            return maxMs;
+        }
+        return Math.max(1, Math.min(maxMs, readMs + index.precisionMs() - clock.millis()));
+    }
+
     long readMs() {
         return readMs;
     }
