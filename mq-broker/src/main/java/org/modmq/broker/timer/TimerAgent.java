@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * passed into the real topics ({@link TimerDelivery}), and writes the {@link TimerCheckpoint} every
  * {@code timerFlushIntervalMs} once the deliveries it covers are durable. Becoming master (start, or a
  * role change at run time) rebuilds the wheel from the log up to the checkpoint and indexes the wheel
- * topic again from the checkpoint's queue offset; becoming a replica stops all of it.
+ * topic again from the checkpoint's queue offset; becoming a replica stops all of it. The role is the
+ * store's ({@code MessageStore.role()}, read every step), which controller mode changes at run time before
+ * its role hooks run, so no hook is needed. A standby agent reads the {@link TimerProgressMarker}s the
+ * master appends; promoted, it skips what the latest one says was delivered.
  *
  * <p>Crash: everything after the last checkpoint is done again, so a timer delivered after it is
  * delivered a second time (at most one checkpoint interval of deliveries, plus a slot being read). A
