@@ -96,20 +96,31 @@ class TimerMessageTest {
     void aTimerThreeSecondsAheadArrivesThreeSecondsLaterWithinAFewTenthsOfASecond() throws Exception {
         Message delayed = new Message(TOPIC, "TagT", "delay-ms".getBytes(UTF_8));
         delayed.setDelayTimeMs(3_000);
-        Message atTime = new Message(TOPIC, "TagT", "deliver-ms".getBytes(UTF_8));
-        long sentAt = System.currentTimeMillis();
-        atTime.setDeliverTimeMs(sentAt + 3_000);
+        long delaySent = System.currentTimeMillis();
         SendResult first = cluster.producer().send(delayed);
+        long delayAnswered = System.currentTimeMillis();
+        Message atTime = new Message(TOPIC, "TagT", "deliver-ms".getBytes(UTF_8));
+        long deliverAt = System.currentTimeMillis() + 3_000;
+        atTime.setDeliverTimeMs(deliverAt);
         SendResult second = cluster.producer().send(atTime);
         assertThat(first.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
         assertThat(second.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
-        Thread.sleep(2_500);
-        assertThat(RECEIVED).doesNotContainKeys("delay-ms", "deliver-ms");
+        long early = delaySent + 2_800 - System.currentTimeMillis();
+        if (early > 0) {
+            Thread.sleep(early);
+            assertThat(RECEIVED).doesNotContainKeys("delay-ms", "deliver-ms");
+        }
 
         Await.until("both timers consumed", Duration.ofSeconds(10),
                 () -> RECEIVED.containsKey("delay-ms") && RECEIVED.containsKey("deliver-ms"));
-        assertThat(RECEIVED.get("deliver-ms") - sentAt).isBetween(3_000L, 3_300L);
-        assertThat(RECEIVED.get("delay-ms") - sentAt).isBetween(2_900L, 3_300L);
+        // The figures for the README; the assertions below are the contract.
+        System.out.printf("timer 3 s ahead: setDeliverTimeMs received %d ms after the asked time, setDelayTimeMs "
+                        + "%d ms after the send (answered after %d ms)%n", RECEIVED.get("deliver-ms") - deliverAt,
+                RECEIVED.get("delay-ms") - delaySent, delayAnswered - delaySent);
+        assertThat(RECEIVED.get("deliver-ms") - deliverAt).isBetween(0L, 300L);
+        // The broker took "now" while the send was under way.
+        assertThat(RECEIVED.get("delay-ms") - delaySent).isGreaterThanOrEqualTo(3_000L);
+        assertThat(RECEIVED.get("delay-ms") - delayAnswered).isLessThanOrEqualTo(3_300L);
         MessageExt received = MESSAGES.get("delay-ms");
         assertThat(received.getTopic()).isEqualTo(TOPIC);
         assertThat(received.getTags()).isEqualTo("TagT");
@@ -141,6 +152,8 @@ class TimerMessageTest {
         cluster.killAndRestartBroker();
         Await.until("the timer consumed after the restart", Duration.ofSeconds(45),
                 () -> RECEIVED.containsKey("survivor"));
+        System.out.printf("timer 6 s ahead, broker killed after 0.5 s: received after %d ms%n",
+                RECEIVED.get("survivor") - sentAt);
         assertThat(RECEIVED.get("survivor") - sentAt).isGreaterThanOrEqualTo(6_000L);
     }
 }

@@ -5,6 +5,9 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.broker.config.TimerConfig;
@@ -18,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * passed into the real topics ({@link TimerDelivery}), and writes the {@link TimerCheckpoint} every
  * {@code timerFlushIntervalMs} once the deliveries it covers are durable. Becoming master (start, or a
  * role change at run time) rebuilds the wheel from the log up to the checkpoint and indexes the wheel
- * topic again from the checkpoint's queue offset; becoming a replica stops all of it.
+ * topic again from the checkpoint's queue offset; becoming a replica stops all of it. The role is the
+ * store's ({@code MessageStore.role()}, read every step), which controller mode changes at run time before
+ * its role hooks run, so no hook is needed. A standby agent reads the {@link TimerProgressMarker}s the
+ * master appends; promoted, it skips what the latest one says was delivered.
  *
  * <p>Crash: everything after the last checkpoint is done again, so a timer delivered after it is
  * delivered a second time (at most one checkpoint interval of deliveries, plus a slot being read). A
@@ -345,6 +351,14 @@ final class TimerAgent implements AutoCloseable {
         return state;
     }
 
+    /** How long an idle runner may park: until the slot being waited for ends, at most {@code maxMs}. */
+    long idleMs(long maxMs) {
+        if (state != State.ACTIVE || cursor >= 0 || config.stopDequeue()) {
+            return maxMs;
+        }
+        return Math.max(1, Math.min(maxMs, readMs + index.precisionMs() - clock.millis()));
+    }
+
     long readMs() {
         return readMs;
     }
@@ -384,11 +398,11 @@ final class TimerAgent implements AutoCloseable {
                 }
                 checkpoint(now, true);
                 if (pending != null) {
-                    pendingDurable.get(waitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    pendingDurable.get(waitMs, TimeUnit.MILLISECONDS);
                     checkpoint(now, false);
                 }
             }
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        } catch (TimeoutException | ExecutionException e) {
             LOG.warn("timer deliveries not durable within {} ms at close; the last checkpoint stays", waitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

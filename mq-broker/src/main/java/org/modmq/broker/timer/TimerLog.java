@@ -32,6 +32,8 @@ final class TimerLog implements AutoCloseable {
     private final TreeMap<Long, FileChannel> segments = new TreeMap<>();
     private final ByteBuffer one = ByteBuffer.allocate(TimerRecord.SIZE);
     private long end;
+    /** Every record below this position is forced. */
+    private long forced;
 
     TimerLog(Path dir, int segmentRecords) {
         this.dir = Objects.requireNonNull(dir, "dir");
@@ -161,6 +163,7 @@ final class TimerLog implements AutoCloseable {
             throw new UncheckedIOException("cannot truncate the timer log in " + dir, e);
         }
         end = keep;
+        forced = Math.min(forced, end);
     }
 
     /** Deletes every whole segment that ends at or before {@code position}, never the last one. */
@@ -191,9 +194,11 @@ final class TimerLog implements AutoCloseable {
     /** Forces every record appended so far to disk. */
     void force() {
         try {
-            for (FileChannel channel : segments.tailMap(Math.max(0, end - segmentBytes), true).values()) {
+            Long from = segments.floorKey(forced);
+            for (FileChannel channel : segments.tailMap(from == null ? start() : from, true).values()) {
                 channel.force(false);
             }
+            forced = end;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot force the timer log in " + dir, e);
         }

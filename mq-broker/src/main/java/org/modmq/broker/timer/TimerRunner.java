@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the {@link TimerAgent} on its own daemon thread ({@code TimerAgent}): {@code doWork()} in a loop,
- * parking a tenth of the precision (at most 10 ms) when idle and a second after a failure. The files live
+ * parking when idle until the awaited slot ends (at most a tenth of the precision, 10 ms) and a second
+ * after a failure. The files live
  * under {@code <storePathRootDir>/timer/}: {@code wheel}, {@code log/} and {@code checkpoint}. The agent
  * itself follows the store's role, so the runner runs on every broker and delivers only on a master.
  *
@@ -29,12 +30,12 @@ public final class TimerRunner implements AutoCloseable {
 
     private final TimerAgent agent;
     private final Thread thread;
-    private final long idleNanos;
+    private final long idleMillis;
     private volatile boolean running = true;
 
-    private TimerRunner(TimerAgent agent, long idleNanos) {
+    private TimerRunner(TimerAgent agent, long idleMillis) {
         this.agent = agent;
-        this.idleNanos = idleNanos;
+        this.idleMillis = idleMillis;
         this.thread = new Thread(this::run, "TimerAgent");
         this.thread.setDaemon(true);
     }
@@ -52,8 +53,7 @@ public final class TimerRunner implements AutoCloseable {
         Path dir = Objects.requireNonNull(rootDir, "rootDir").resolve("timer");
         TimerIndex index = new TimerIndex(dir, SLOTS, config.precisionMs(), SEGMENT_RECORDS);
         TimerAgent agent = new TimerAgent(new StoreTimerAccess(store, storeHost), index, config, clock, dir.resolve("checkpoint"));
-        TimerRunner runner = new TimerRunner(agent,
-                TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(10, config.precisionMs() / 10))));
+        TimerRunner runner = new TimerRunner(agent, Math.max(1, Math.min(10, config.precisionMs() / 10)));
         runner.thread.start();
         return runner;
     }
@@ -62,7 +62,8 @@ public final class TimerRunner implements AutoCloseable {
         while (running) {
             try {
                 if (agent.doWork() == 0) {
-                    LockSupport.parkNanos(idleNanos);
+                    // Wake when the next slot ends, so a timer is late by less than one precision.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(agent.idleMs(idleMillis)));
                 }
             } catch (RuntimeException e) {
                 LOG.error("timer agent step failed; retrying in 1 s", e);

@@ -287,4 +287,26 @@ class TimerAgentTest {
         assertThat(again).isLessThanOrEqualTo(7);
         assertThat(access.delivered).hasSizeLessThanOrEqualTo(30 + 7);
     }
+
+    @Test
+    void anIdleRunnerParksUntilTheAwaitedSlotEnds() {
+        open(64, 100, 1024);
+        assertThat(agent.idleMs(10)).isEqualTo(10);
+        agent.doWork();
+        // Active at START + 0 (slot START - 50 ends at START + 50): park 50 ms at most 10.
+        assertThat(agent.idleMs(10)).isEqualTo(10);
+        assertThat(agent.idleMs(100)).isEqualTo(50);
+        clock.advance(Duration.ofMillis(49));
+        assertThat(agent.idleMs(100)).isEqualTo(1);
+    }
+
+    @Test
+    void aMarkerWithBadNumbersIsNotProgress() {
+        BrokerMessage bad = TimerIntakeTest.message(TimerProperties.TOPIC, 0, 0, "TAGS", TimerProperties.PROGRESS_TAG,
+                TimerProperties.PROGRESS_READ_MS, "soon", TimerProperties.PROGRESS_QUEUE_OFFSET, "1");
+        assertThat(TimerProgressMarker.progressOf(access.store(bad, START))).isEmpty();
+        TimerCheckpoint progress = new TimerCheckpoint(0, 0, 12, START, 0);
+        assertThat(TimerProgressMarker.progressOf(access.store(TimerProgressMarker.of(progress, START,
+                access.storeHost()), START))).contains(progress);
+    }
 }
