@@ -47,6 +47,7 @@ class ClientMatrixTest {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
 
+    private static final MatrixClients.Shutdowns SHUTDOWNS = new MatrixClients.Shutdowns();
     private static MatrixBroker broker;
     private static DefaultMQProducer producer;
 
@@ -59,8 +60,9 @@ class ClientMatrixTest {
     @AfterAll
     static void stop() {
         if (producer != null) {
-            producer.shutdown();
+            SHUTDOWNS.start(producer::shutdown);
         }
+        SHUTDOWNS.await();
         if (broker != null) {
             broker.close();
         }
@@ -116,7 +118,7 @@ class ClientMatrixTest {
             consumer.seek(queue, 5);
             assertThat(poll(consumer, 2)).extracting(MessageExt::getQueueOffset).containsExactly(5L, 6L);
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
         }
     }
 
@@ -139,7 +141,7 @@ class ClientMatrixTest {
         try {
             Await.until("30 ordered messages", DELIVERY, () -> received.size() >= 30);
         } finally {
-            consumer.shutdown();
+            SHUTDOWNS.start(consumer::shutdown);
         }
         Map<String, List<String>> byKey = new HashMap<>();
         for (MessageExt message : received.messages()) {
@@ -168,22 +170,25 @@ class ClientMatrixTest {
         String topic = "MatrixAdmin";
         broker.createTopic(topic, 2);
         send(topic, "admin", 6);
+        // These three need no consumer: they run while the groups below are set up.
+        List<CompletableFuture<MqAdminCli.Result>> early = MqAdminCli.startAll(broker.workDir(), broker.namesrvAddr(),
+                List.of(List.of("clusterList"), List.of("topicRoute", "-t", topic),
+                        List.of("brokerStatus", "-b", broker.brokerAddr())));
         consumeAndStop(topic, "cg_matrix_progress", 6);
         broker.awaitCommitted("cg_matrix_progress", topic, 6);
         MatrixClients.Received received = new MatrixClients.Received();
         DefaultMQPushConsumer live = MatrixClients.pushConsumer(broker.namesrvAddr(), "cg_matrix_live", topic,
                 received);
-        List<MqAdminCli.Result> runs;
+        List<MqAdminCli.Result> runs = new ArrayList<>();
         try {
             Await.until("cg_matrix_live read the topic", DELIVERY, () -> received.size() >= 6);
-            runs = MqAdminCli.runAll(broker.workDir(), broker.namesrvAddr(), List.of(
-                    List.of("clusterList"),
-                    List.of("topicRoute", "-t", topic),
-                    List.of("brokerStatus", "-b", broker.brokerAddr()),
-                    List.of("consumerConnection", "-g", "cg_matrix_live"),
-                    List.of("consumerProgress", "-g", "cg_matrix_progress")));
+            List<CompletableFuture<MqAdminCli.Result>> late = MqAdminCli.startAll(broker.workDir(),
+                    broker.namesrvAddr(), List.of(List.of("consumerConnection", "-g", "cg_matrix_live"),
+                            List.of("consumerProgress", "-g", "cg_matrix_progress")));
+            runs.addAll(MqAdminCli.results(early));
+            runs.addAll(MqAdminCli.results(late));
         } finally {
-            live.shutdown();
+            SHUTDOWNS.start(live::shutdown);
         }
         runs.forEach(run -> assertThat(run.exitStatus()).as(run.toString()).isZero());
         runs.forEach(run -> assertThat(run.output()).as(run.toString()).doesNotContain("Exception"));

@@ -2,7 +2,6 @@ package org.modmq.matrix;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -118,25 +117,32 @@ final class MatrixClients {
     }
 
     /**
-     * Shuts every client down at once, each on its own thread (a stock client's shutdown blocks for
-     * seconds), and waits for all of them, at most 30 s.
+     * Client shutdowns running in the background, each on its own thread (a stock client's shutdown
+     * blocks for seconds), for clients whose last commit nobody waits for. Thread-safe.
      */
-    static void shutdownAll(Runnable... shutdowns) {
-        List<Thread> threads = new ArrayList<>();
-        for (Runnable shutdown : shutdowns) {
+    static final class Shutdowns {
+
+        private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+        void start(Runnable shutdown) {
             Thread thread = new Thread(shutdown, "matrix-client-shutdown");
             thread.setDaemon(true);
             thread.start();
             threads.add(thread);
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        for (Thread thread : threads) {
-            try {
-                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while shutting clients down", e);
+
+        /** Waits for every shutdown started so far, at most 30 s in all. */
+        void await() {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            for (Thread thread : threads) {
+                try {
+                    thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted while shutting clients down", e);
+                }
             }
+            threads.clear();
         }
     }
 

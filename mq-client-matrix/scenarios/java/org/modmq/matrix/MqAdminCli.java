@@ -31,14 +31,30 @@ final class MqAdminCli {
     private MqAdminCli() {
     }
 
-    /** Runs every command at once (each JVM mostly waits) and returns their results in order. */
-    static List<Result> runAll(Path home, String namesrvAddr, List<List<String>> commands) throws Exception {
+    /** Starts every command at once (each JVM mostly waits); the futures complete with their results. */
+    static List<CompletableFuture<Result>> startAll(Path home, String namesrvAddr, List<List<String>> commands)
+            throws IOException {
         Path conf = Files.createDirectories(home.resolve("conf"));
         Files.writeString(conf.resolve("logback_tools.xml"), LOGBACK_TOOLS, StandardCharsets.UTF_8);
         List<CompletableFuture<Result>> runs = new ArrayList<>();
         for (List<String> args : commands) {
-            runs.add(CompletableFuture.supplyAsync(() -> run(home, namesrvAddr, args)));
+            CompletableFuture<Result> run = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    run.complete(run(home, namesrvAddr, args));
+                } catch (RuntimeException | AssertionError e) {
+                    run.completeExceptionally(e);
+                }
+            }, "matrix-mqadmin");
+            thread.setDaemon(true);
+            thread.start();
+            runs.add(run);
         }
+        return runs;
+    }
+
+    /** The results of {@link #startAll}, in order, each bounded. */
+    static List<Result> results(List<CompletableFuture<Result>> runs) throws Exception {
         List<Result> results = new ArrayList<>();
         for (CompletableFuture<Result> run : runs) {
             results.add(run.get(TIMEOUT.toSeconds() + 20, TimeUnit.SECONDS));
