@@ -130,11 +130,18 @@ final class HalfMessages {
                 message.sysFlag(), message.reconsumeTimes(), 0);
     }
 
-    /** The op record marking the half message at {@code halfQueueOffset} as done: tag {@code d}, body {@code "<offset>,"}. */
-    static BrokerMessage op(long halfQueueOffset, InetSocketAddress storeHost, long now) {
+    /**
+     * The op record marking half messages as done: tag {@code d}, body each half queue offset followed by
+     * {@code ,} (RocketMQ's format, e.g. {@code "5,"} or {@code "5,9,"}).
+     */
+    static BrokerMessage op(long[] halfQueueOffsets, InetSocketAddress storeHost, long now) {
         String properties = MessageProperties.encode(Map.of(MessageProperties.TAGS, TransactionKeys.REMOVE_TAG,
                 MessageProperties.WAIT, "true"));
-        byte[] body = (halfQueueOffset + ",").getBytes(StandardCharsets.UTF_8);
+        StringBuilder text = new StringBuilder();
+        for (long offset : halfQueueOffsets) {
+            text.append(offset).append(',');
+        }
+        byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
         return new BrokerMessage(TransactionKeys.OP_TOPIC, TransactionKeys.QUEUE, 0, body, properties, now, storeHost,
                 storeHost, 0, 0, 0);
     }

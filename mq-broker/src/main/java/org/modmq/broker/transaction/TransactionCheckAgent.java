@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * (every {@code transactionCheckInterval}) walks the half queue from where the last pass stopped and,
  * for each half message copy:
  * <ul>
- *   <li>ended, or replaced by a newer copy: passed over;</li>
+ *   <li>its transaction ended, or a newer copy of it exists: passed over;</li>
  *   <li>checked {@code transactionCheckMax} times already (or older than {@code fileReservedTime}):
  *       discarded into {@code TRANS_CHECK_MAX_TIME_TOPIC} with an error log line, and an op record
  *       written so that no later pass or new master checks it again;</li>
@@ -97,7 +97,7 @@ final class TransactionCheckAgent {
             return Step.PASSED;
         }
         long root = HalfMessages.rootOf(copy);
-        if (ledger.notLive(queueOffset, root) != null) {
+        if (ledger.skip(queueOffset, root)) {
             return Step.PASSED;
         }
         long now = service.runtime().clock().millis();

@@ -10,11 +10,12 @@ import java.util.TreeMap;
  *
  * <p>A transaction is identified by its <em>root</em>, the half queue offset of its prepared message;
  * every check-back re-puts the half message as a new copy naming the root
- * ({@code TRAN_PREPARED_QUEUE_OFFSET}), and only the newest copy is live. A copy at half offset
- * {@code q} is live when the check-back has not passed it ({@code q >= passedBelow}), no newer copy of
- * its root exists and no copy of its root has ended (op record). END_TRANSACTION is accepted only for
- * a live copy, and the check-back only re-puts live copies, both under one lock, so a committed message
- * is stored once even when a producer's late END and a check-back's answer race.
+ * ({@code TRAN_PREPARED_QUEUE_OFFSET}). A transaction is open while no copy of it has ended (op record)
+ * and one of its copies is still ahead of the check-back ({@code >= passedBelow}). END_TRANSACTION for
+ * any copy of an open transaction ends it (the producer's END names the original, a check-back's answer
+ * the copy it was asked about); any later END for it is refused. Ends and check-back decisions are
+ * taken under one lock, so a committed message is stored once even when a producer's late END and a
+ * check-back's answer race.
  *
  * <p>It also tracks the op records not yet consumed: an op record is done once every half offset it
  * lists is below {@code passedBelow}; {@link #opPassedBelow()} is RocketMQ's op-queue consume offset.
@@ -54,19 +55,28 @@ final class TransactionLedger {
         return opPassedBelow;
     }
 
-    /** Why the copy at {@code queueOffset} of {@code root} is not live, or null when it is. */
-    String notLive(long queueOffset, long root) {
+    /** Why the transaction of the copy at {@code queueOffset} (of {@code root}) is not open, or null when it is. */
+    String notOpen(long queueOffset, long root) {
         Root known = roots.get(root);
         if (known != null && known.ended) {
             return "its transaction has already been committed, rolled back or discarded";
         }
-        if (known != null && known.newest > queueOffset) {
-            return "the check-back replaced it by the copy at half queue offset " + known.newest;
-        }
-        if (queueOffset < passedBelow) {
+        if (queueOffset < passedBelow && (known == null || known.newest < passedBelow)) {
             return "the check-back has already handled it";
         }
         return null;
+    }
+
+    /** Whether the check-back should pass over the copy at {@code queueOffset}: ended, or not the newest. */
+    boolean skip(long queueOffset, long root) {
+        Root known = roots.get(root);
+        return known != null && (known.ended || known.newest > queueOffset);
+    }
+
+    /** The newest copy of {@code root} known, or {@code root} itself. */
+    long newestCopy(long root) {
+        Root known = roots.get(root);
+        return known == null ? root : Math.max(root, known.newest);
     }
 
     /** A copy of {@code root} now exists at {@code queueOffset}. */

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every decision to end a transaction or re-put a half message is taken under one lock against the
  * {@link TransactionLedger}, which is rebuilt from the store whenever it is stale (at start and after a
  * role change), so a transaction ends at most once. Unlike a stock broker, which accepts a second
- * commit of the same half message and stores the message twice, an END for a half message that is no
- * longer open is refused with SYSTEM_ERROR and stores nothing. Thread-safe.
+ * commit of the same half message and stores the message twice, an END for a transaction that is no
+ * longer open (already ended or discarded) is refused with SYSTEM_ERROR and stores nothing. Thread-safe.
  */
 final class TransactionService {
 
@@ -180,9 +180,9 @@ final class TransactionService {
             return Refusal.of("The transaction state table offset wrong: the half message is at "
                     + half.queueOffset());
         }
-        String notLive = current.notLive(half.queueOffset(), HalfMessages.rootOf(half));
-        return notLive == null ? null : Refusal.of("the half message at CommitLog offset "
-                + header.commitLogOffset() + " is no longer open: " + notLive);
+        String notOpen = current.notOpen(half.queueOffset(), HalfMessages.rootOf(half));
+        return notOpen == null ? null : Refusal.of("the half message at CommitLog offset "
+                + header.commitLogOffset() + " is no longer open: " + notOpen);
     }
 
     /** The half message stored at {@code commitLogOffset}; empty for any other offset or record. */
@@ -245,17 +245,23 @@ final class TransactionService {
      *     message already is)
      */
     boolean writeOp(StoredMessage half, TransactionLedger current, boolean endedAnyway) {
-        AppendedPut op = store.append(List.of(HalfMessages.op(half.queueOffset(), half.message().storeHost(),
+        long root = HalfMessages.rootOf(half);
+        // Ended through an older copy, the op also names the newest one: it is what the check-back (ours
+        // after a restart, or a stock broker's) would otherwise ask about next.
+        long newest = Math.max(half.queueOffset(), current.newestCopy(root));
+        long[] offsets = newest > half.queueOffset() ? new long[] {half.queueOffset(), newest}
+                : new long[] {half.queueOffset()};
+        AppendedPut op = store.append(List.of(HalfMessages.op(offsets, half.message().storeHost(),
                 runtime.clock().millis())), false);
         if (op.stored() || endedAnyway) {
-            current.ended(HalfMessages.rootOf(half), half.queueOffset());
+            current.ended(root, half.queueOffset());
         }
         if (!op.stored()) {
             LOG.error("op record for half {} not stored: {} {}", half.queueOffset(), op.appended().status(),
                     op.appended().detail());
             return false;
         }
-        current.opStored(op.appended().queueOffset(), half.queueOffset());
+        current.opStored(op.appended().queueOffset(), newest);
         return true;
     }
 }
