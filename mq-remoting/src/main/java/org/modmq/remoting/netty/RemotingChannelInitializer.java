@@ -4,7 +4,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.modmq.remoting.codec.FrameMemoryBudget;
 import org.modmq.remoting.codec.RemotingCommandEncoder;
 import org.modmq.remoting.codec.RemotingFrameDecoder;
 
@@ -14,25 +15,36 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
     private static final RemotingCommandEncoder ENCODER = new RemotingCommandEncoder();
 
     private final int maxFrameLength;
+    private final FrameMemoryBudget budget;
+    private final long frameReceiveTimeoutNanos;
     private final int idleSeconds;
     private final RemotingHandler handler;
-    private final Consumer<Channel> onInit;
+    private final Predicate<Channel> admit;
 
-    RemotingChannelInitializer(int maxFrameLength, int idleSeconds, RemotingHandler handler, Consumer<Channel> onInit) {
+    /**
+     * @param admit called first for every new channel; {@code false} closes it before anything is read
+     */
+    RemotingChannelInitializer(int maxFrameLength, FrameMemoryBudget budget, long frameReceiveTimeoutNanos,
+            int idleSeconds, RemotingHandler handler, Predicate<Channel> admit) {
         this.maxFrameLength = maxFrameLength;
+        this.budget = budget;
+        this.frameReceiveTimeoutNanos = frameReceiveTimeoutNanos;
         this.idleSeconds = idleSeconds;
         this.handler = handler;
-        this.onInit = onInit;
+        this.admit = admit;
     }
 
     @Override
     protected void initChannel(Channel channel) {
-        onInit.accept(channel);
+        if (!admit.test(channel)) {
+            channel.close();
+            return;
+        }
         ChannelPipeline pipeline = channel.pipeline();
         if (idleSeconds > 0) {
             pipeline.addLast("idle", new IdleCloseHandler(TimeUnit.SECONDS.toNanos(idleSeconds), System::nanoTime));
         }
-        pipeline.addLast("decoder", new RemotingFrameDecoder(maxFrameLength));
+        pipeline.addLast("decoder", new RemotingFrameDecoder(maxFrameLength, budget, frameReceiveTimeoutNanos));
         pipeline.addLast("encoder", ENCODER);
         pipeline.addLast("handler", handler);
     }

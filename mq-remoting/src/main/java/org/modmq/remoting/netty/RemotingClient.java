@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.modmq.remoting.codec.FrameMemoryBudget;
 import org.modmq.remoting.protocol.RemotingCommand;
 
 /**
@@ -41,7 +42,8 @@ public final class RemotingClient implements AutoCloseable {
                 .channel(TransportProbe.channelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .handler(new RemotingChannelInitializer(config.maxFrameLength(), config.idleSeconds(), handler, channel -> { }));
+                .handler(new RemotingChannelInitializer(config.maxFrameLength(), FrameMemoryBudget.unbounded(), 0,
+                        config.idleSeconds(), handler, channel -> true));
     }
 
     /** Registers the processor for requests of one code sent by servers. */

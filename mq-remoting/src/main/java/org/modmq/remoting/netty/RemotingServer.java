@@ -12,7 +12,9 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.modmq.remoting.codec.FrameMemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,8 @@ public final class RemotingServer implements AutoCloseable {
     private final RemotingHandler handler = new RemotingHandler(responses, dispatcher);
     private final ChannelGroup connections = new DefaultChannelGroup("remoting-connections", GlobalEventExecutor.INSTANCE);
     private final Object lifecycle = new Object();
+    private final FrameMemoryBudget frameBudget;
+    private final AtomicLong lastRefusalLog = new AtomicLong(Long.MIN_VALUE);
     private EventLoopGroup bossGroup;
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
@@ -46,6 +50,28 @@ public final class RemotingServer implements AutoCloseable {
     /** @param config the settings; nothing is bound until {@link #start()} */
     public RemotingServer(RemotingServerConfig config) {
         this.config = Objects.requireNonNull(config, "config");
+        this.frameBudget = new FrameMemoryBudget(config.maxPendingFrameBytes());
+    }
+
+    /** Admits a new connection unless {@code maxConnections} are open; a refusal is logged at most once a second. */
+    private boolean admit(Channel channel) {
+        if (connections.size() >= config.maxConnections()) {
+            long now = System.nanoTime();
+            long last = lastRefusalLog.get();
+            if ((last == Long.MIN_VALUE || now - last >= TimeUnit.SECONDS.toNanos(1))
+                    && lastRefusalLog.compareAndSet(last, now)) {
+                LOG.warn("refusing connection from {}: {} connections open (maxConnections)",
+                        channel.remoteAddress(), connections.size());
+            }
+            return false;
+        }
+        connections.add(channel);
+        return true;
+    }
+
+    /** @return the bytes all connections hold in frames not yet complete */
+    public long pendingFrameBytes() {
+        return frameBudget.used();
     }
 
     /**
@@ -93,7 +119,8 @@ public final class RemotingServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new RemotingChannelInitializer(config.maxFrameLength(), config.idleSeconds(), handler, connections::add));
+                    .childHandler(new RemotingChannelInitializer(config.maxFrameLength(), frameBudget,
+                            config.frameReceiveTimeout().toNanos(), config.idleSeconds(), handler, this::admit));
             ChannelFuture bind = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
             if (!bind.isSuccess()) {
                 shutdownGroups();
