@@ -209,6 +209,20 @@ class TransactionsTest {
     }
 
     @Test
+    void aCommittedMessageWithADelayLevelWaitsInItsScheduleQueue() {
+        start();
+        Half half = prepare("TopicTx", "d1", "DELAY", "2");
+        assertThat(end(half, COMMIT, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pullAll("TopicTx", 1)).as("not delivered before its level's delay").isEmpty();
+        assertThat(pullAll("SCHEDULE_TOPIC_XXXX", 1)).singleElement().satisfies(m -> {
+            assertThat(m.body()).isEqualTo("d1");
+            assertThat(m.properties()).containsEntry("REAL_TOPIC", "TopicTx").containsEntry("REAL_QID", "1")
+                    .containsEntry("DELAY", "2");
+            assertThat(ByteBuffer.wrap(m.raw()).getInt(36) & 0xC).isEqualTo(COMMIT);
+        });
+    }
+
+    @Test
     void rollbackStoresOnlyTheOpRecordAndIsNeverCheckedBack() throws Exception {
         start();
         Half half = prepare("TopicTx", "r1");

@@ -7,6 +7,8 @@ import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.MessageSysFlag;
 import org.modmq.api.message.StoredMessage;
+import org.modmq.broker.schedule.DelayRedirect;
+import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
  * The messages a transaction stores, built as RocketMQ 5.3.3 builds them, so that a stock broker
@@ -95,11 +97,12 @@ final class HalfMessages {
     /**
      * The committed message: the half message back in its real topic and queue, transaction type COMMIT,
      * {@code REAL_TOPIC}, {@code REAL_QID} and {@code TRAN_MSG} removed, the half's CommitLog offset as
-     * its prepared transaction offset.
+     * its prepared transaction offset. A message with a delay level goes to its schedule queue, as a plain
+     * send with one would.
      *
      * @throws IllegalArgumentException when {@code half} names no real topic or queue
      */
-    static BrokerMessage committed(StoredMessage half) {
+    static BrokerMessage committed(StoredMessage half, DelayRedirect delay) {
         BrokerMessage message = half.message();
         Map<String, String> properties = message.propertyMap();
         String topic = properties.remove(TransactionKeys.REAL_TOPIC);
@@ -116,10 +119,16 @@ final class HalfMessages {
             throw new IllegalArgumentException("the half message at " + half.commitLogOffset() + " has REAL_QID "
                     + queue);
         }
-        return new BrokerMessage(topic, queueId, message.flag(), message.body(), MessageProperties.encode(properties),
-                message.bornTimestamp(), message.bornHost(), message.storeHost(),
-                MessageSysFlag.withTransactionType(message.sysFlag(), MessageSysFlag.TRANSACTION_COMMIT_TYPE),
-                message.reconsumeTimes(), half.commitLogOffset());
+        int sysFlag = MessageSysFlag.withTransactionType(message.sysFlag(), MessageSysFlag.TRANSACTION_COMMIT_TYPE);
+        DelayRedirect.Target target;
+        try {
+            target = delay.redirect(topic, queueId, properties, sysFlag);
+        } catch (ResponseCodeException e) {
+            throw new IllegalArgumentException("the half message at " + half.commitLogOffset() + ": " + e.remark());
+        }
+        return new BrokerMessage(target.topic(), target.queueId(), message.flag(), message.body(),
+                MessageProperties.encode(properties), message.bornTimestamp(), message.bornHost(), message.storeHost(),
+                sysFlag, message.reconsumeTimes(), half.commitLogOffset());
     }
 
     /** The half message moved to {@code TRANS_CHECK_MAX_TIME_TOPIC} queue 0 once it was checked too often. */

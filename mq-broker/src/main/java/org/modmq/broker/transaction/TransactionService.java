@@ -10,6 +10,7 @@ import org.modmq.api.message.StoredMessage;
 import org.modmq.broker.config.TransactionConfig;
 import org.modmq.broker.metadata.ConsumerOffsetTable;
 import org.modmq.broker.runtime.BrokerRuntime;
+import org.modmq.broker.schedule.DelayRedirect;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -38,6 +39,7 @@ final class TransactionService {
     private final BrokerRuntime runtime;
     private final MessageStore store;
     private final TransactionConfig config;
+    private final DelayRedirect delay;
     private final ReentrantLock lock = new ReentrantLock();
     private TransactionLedger ledger;
     private volatile boolean stale = true;
@@ -46,6 +48,7 @@ final class TransactionService {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.store = Objects.requireNonNull(store, "store");
         this.config = runtime.config().transactions();
+        this.delay = new DelayRedirect(runtime.config().store().delayLevels());
     }
 
     TransactionConfig config() {
@@ -212,7 +215,7 @@ final class TransactionService {
     private RemotingCommand commit(RemotingCommand request, StoredMessage half, TransactionLedger current) {
         BrokerMessage message;
         try {
-            message = HalfMessages.committed(half);
+            message = HalfMessages.committed(half, delay);
         } catch (IllegalArgumentException e) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR, e.getMessage());
         }
