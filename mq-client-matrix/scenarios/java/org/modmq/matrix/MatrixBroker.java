@@ -99,12 +99,16 @@ final class MatrixBroker implements AutoCloseable {
 
     /**
      * Waits until the group's committed offsets on {@code topic}, summed over its queues
-     * (GET_CONSUME_STATS), reach {@code expected}; on time-out says what was last seen.
+     * (GET_CONSUME_STATS), reach {@code expected}, running {@code commit} every half second meanwhile;
+     * on time-out says what was last seen.
      */
-    void awaitCommitted(String group, String topic, long expected) throws InterruptedException {
+    void awaitCommitted(String group, String topic, long expected, Runnable commit) throws InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         String last = "nothing";
-        while (System.nanoTime() < deadline) {
+        for (int round = 0; System.nanoTime() < deadline; round++) {
+            if (round % 5 == 0) {
+                commit.run();
+            }
             try {
                 var stats = admin.examineConsumeStats(group);
                 long sum = 0;
