@@ -240,6 +240,8 @@ final class TimerAgent implements AutoCloseable {
         }
         lastDelivery = put.durable();
         delivered++;
+        LOG.debug("timer at CommitLog offset {} delivered to {}-{} at {}", stored.commitLogOffset(),
+                message.get().topic(), message.get().queueId(), put.appended().commitLogOffset());
         return true;
     }
 
@@ -277,7 +279,9 @@ final class TimerAgent implements AutoCloseable {
                         return work;
                     }
                 } else {
-                    index.add(outMs, message.commitLogOffset(), message.storeSize(), readMs);
+                    long slotMs = index.add(outMs, message.commitLogOffset(), message.storeSize(), readMs);
+                    LOG.debug("timer at queue offset {} due at {} linked into slot {}", message.queueOffset(), outMs,
+                            slotMs);
                 }
                 indexed++;
             }
