@@ -9,6 +9,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
  * the same process. Each body holds the asked delivery time (epoch ms, big-endian int64) and the timer's
  * index; lateness is receipt time minus asked time on this machine's wall clock (the broker must share it:
  * run both on one host). Reports lateness p50/p99/max, timers early (lateness below 0, counted as 0 in the
- * histogram), duplicates, lost, and with {@code --broker-pid} the broker's RSS (sampled every second).
+ * histogram), duplicates, lost, the broker's own lateness ({@code TIMER_DEQUEUE_MS} minus the asked time),
+ * and with {@code --broker-pid} the broker's RSS (sampled every second).
  */
 @Command(name = "timer", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Schedule N timer messages over a window, consume them, report lateness and broker RSS.")
@@ -84,6 +86,8 @@ final class TimerCommand implements Callable<Integer> {
         LongAdder duplicates = new LongAdder();
         LongAdder early = new LongAdder();
         AtomicLong sendErrors = new AtomicLong();
+        // The broker's own lateness: TIMER_DEQUEUE_MS (when it stored the timer into the topic) minus the asked time.
+        Histogram brokerLateness = new Histogram(LoadMeter.HIGHEST_TRACKABLE_MICROS, 3);
         BrokerRss rss = new BrokerRss(brokerPid);
         rss.sampleKib();
         DefaultMQProducer producer = clients.producer(workload);
@@ -114,6 +118,13 @@ final class TimerCommand implements Callable<Integer> {
                     if (!first) {
                         duplicates.increment();
                         continue;
+                    }
+                    String dequeued = message.getProperty("TIMER_DEQUEUE_MS");
+                    if (dequeued != null) {
+                        synchronized (brokerLateness) {
+                            brokerLateness.recordValue(Math.min(LoadMeter.HIGHEST_TRACKABLE_MICROS,
+                                    Math.max(0, Long.parseLong(dequeued) - askedMs) * 1000));
+                        }
                     }
                     long latenessMs = now - askedMs;
                     if (latenessMs < 0) {
@@ -155,6 +166,12 @@ final class TimerCommand implements Callable<Integer> {
         extras.put("brokerRssMaxMiB", BrokerRss.mib(rss.maxKib()));
         extras.put("brokerRssEndMiB", BrokerRss.mib(rss.sampleKib()));
         extras.put("topic", topic);
+        synchronized (brokerLateness) {
+            LatencySummary broker = LatencySummary.of("broker", brokerLateness);
+            extras.put("brokerLatenessP50Ms", Double.toString(broker.p50Ms()));
+            extras.put("brokerLatenessP99Ms", Double.toString(broker.p99Ms()));
+            extras.put("brokerLatenessMaxMs", Double.toString(broker.maxMs()));
+        }
         BenchReport report = new BenchReport(workload, received, windowSeconds, received * Math.max(16L, common.size), sendErrors.get(),
                 LatencySummary.of("lateness", meter.takeLatencies()), extras);
         spec.commandLine().getOut().print(common.format.format(report));

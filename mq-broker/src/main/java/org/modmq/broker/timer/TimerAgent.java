@@ -59,6 +59,9 @@ final class TimerAgent implements AutoCloseable {
     private TimerCheckpoint pending;
     private CompletableFuture<?> pendingDurable;
     private long nextCheckpointMs;
+    /** Timers delivered, indexed or skipped when {@link #written} (or {@link #pending}) was taken. */
+    private long writtenWork;
+    private long pendingWork;
     private long backoffUntilMs;
     private long delivered;
     private long indexed;
@@ -163,6 +166,7 @@ final class TimerAgent implements AutoCloseable {
         written = null;
         markedDelivered = delivered;
         markedIndexed = indexed;
+        pendingWork = delivered + indexed + skipped;
         lastDelivery = CompletableFuture.completedFuture(null);
         writeCheckpoint(new TimerCheckpoint(index.precisionMs(), index.slots(), queueOffset, readMs, index.force()));
         nextCheckpointMs = now + config.flushIntervalMs();
@@ -240,6 +244,8 @@ final class TimerAgent implements AutoCloseable {
         }
         lastDelivery = put.durable();
         delivered++;
+        LOG.debug("timer at CommitLog offset {} delivered to {}-{} at {}", stored.commitLogOffset(),
+                message.get().topic(), message.get().queueId(), put.appended().commitLogOffset());
         return true;
     }
 
@@ -277,7 +283,9 @@ final class TimerAgent implements AutoCloseable {
                         return work;
                     }
                 } else {
-                    index.add(outMs, message.commitLogOffset(), message.storeSize(), readMs);
+                    long slotMs = index.add(outMs, message.commitLogOffset(), message.storeSize(), readMs);
+                    LOG.debug("timer at queue offset {} due at {} linked into slot {}", message.queueOffset(), outMs,
+                            slotMs);
                 }
                 indexed++;
             }
@@ -310,9 +318,13 @@ final class TimerAgent implements AutoCloseable {
         nextCheckpointMs = now + config.flushIntervalMs();
         TimerCheckpoint next = new TimerCheckpoint(index.precisionMs(), index.slots(), queueOffset, readMs,
                 index.logEnd());
-        if (next.equals(written)) {
+        // Idle (only empty slots passed): an older read time just means re-reading empty slots after a crash.
+        long work = delivered + indexed + skipped;
+        if (written != null && work == writtenWork && next.queueOffset() == written.queueOffset()
+                && next.logEnd() == written.logEnd()) {
             return 0;
         }
+        pendingWork = work;
         index.force();
         pending = next;
         pendingDurable = lastDelivery;
@@ -333,6 +345,7 @@ final class TimerAgent implements AutoCloseable {
     private void writeCheckpoint(TimerCheckpoint checkpoint) {
         checkpoint.write(checkpointFile);
         written = checkpoint;
+        writtenWork = pendingWork;
     }
 
     private void skip(String why) {

@@ -309,4 +309,16 @@ class TimerAgentTest {
         assertThat(TimerProgressMarker.progressOf(access.store(TimerProgressMarker.of(progress, START,
                 access.storeHost()), START))).contains(progress);
     }
+
+    @Test
+    void anIdleAgentStopsWritingCheckpointsOnceItsWorkIsCovered() {
+        open(64, 100, 1024);
+        send("one", 200);
+        run(1_500);
+        Path file = dir.resolve("timer").resolve("checkpoint");
+        TimerCheckpoint covered = TimerCheckpoint.read(file).orElseThrow();
+        assertThat(covered.readMs()).isGreaterThan(START + 200);
+        run(3_000);
+        assertThat(TimerCheckpoint.read(file)).contains(covered);
+    }
 }
