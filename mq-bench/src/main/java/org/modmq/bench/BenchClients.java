@@ -9,6 +9,8 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 
@@ -27,7 +29,17 @@ final class BenchClients {
 
     /** A producer, not yet started. */
     DefaultMQProducer producer(String workload) {
-        DefaultMQProducer producer = new DefaultMQProducer(group("p", workload));
+        return configure(new DefaultMQProducer(group("p", workload)));
+    }
+
+    /** A transactional producer whose local transactions and check-backs {@code listener} answers, not yet started. */
+    TransactionMQProducer transactionProducer(String workload, TransactionListener listener) {
+        TransactionMQProducer producer = configure(new TransactionMQProducer(group("p", workload)));
+        producer.setTransactionListener(Objects.requireNonNull(listener, "listener"));
+        return producer;
+    }
+
+    private <P extends DefaultMQProducer> P configure(P producer) {
         producer.setNamesrvAddr(options.namesrv);
         producer.setVipChannelEnabled(false);
         producer.setSendMsgTimeout(options.sendTimeoutMillis);

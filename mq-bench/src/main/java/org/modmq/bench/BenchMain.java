@@ -15,6 +15,8 @@ import picocli.CommandLine.HelpCommand;
  *   java -jar mq-bench.jar replica -n 127.0.0.1:9876 --master 127.0.0.1:10911 --slave 127.0.0.1:10921
  *   java -jar mq-bench.jar failover -n 127.0.0.1:9876 --broker-name broker-a --fault kill --pid 4242
  *   java -jar mq-bench.jar timer    -n 127.0.0.1:9876 -N 1000000 --window 600 --broker-pid 4242
+ *   java -jar mq-bench.jar delay    -n 127.0.0.1:9876 --level 1 -t 16 -w 5 -d 30
+ *   java -jar mq-bench.jar transaction -n 127.0.0.1:9876 -t 16 --unknown-fraction 0.01
  * </pre>
  *
  * Reports go to stdout (text, one JSON line or one key=value line); progress lines, once per
@@ -24,7 +26,7 @@ import picocli.CommandLine.HelpCommand;
         description = "Benchmarks a RocketMQ-protocol broker with the stock RocketMQ client.",
         subcommands = {ProduceCommand.class, ConsumeCommand.class, E2eCommand.class, ProbeCommand.class,
                 ReplicaCommand.class, FailoverCommand.class, BacklogCommand.class, TimerCommand.class,
-                HelpCommand.class})
+                DelayCommand.class, TransactionCommand.class, HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @CommandLine.Spec
@@ -42,6 +44,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica, failover or backlog");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica, failover, backlog, timer, delay or transaction");
     }
 }
