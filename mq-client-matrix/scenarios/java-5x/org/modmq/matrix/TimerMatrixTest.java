@@ -17,15 +17,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.modmq.testkit.process.Await;
 
 /**
  * Timer messages ({@code Message#setDeliverTimeMs}, {@code setDelayTimeMs}), which only the 5.x client
  * lines have: compiled from {@code scenarios/java-5x} by the 5.x modules alone, against one
- * {@code bin/modmq} with the default timer keys. Only lower bounds on time are asserted.
+ * {@code bin/modmq} with the default timer keys, at the same time as {@code MessagingFeaturesMatrixTest}.
+ * Only lower bounds on time are asserted.
  */
 @Tag("integration")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Execution(ExecutionMode.CONCURRENT)
 class TimerMatrixTest {
 
     private static final Duration DELIVERY = Duration.ofSeconds(30);

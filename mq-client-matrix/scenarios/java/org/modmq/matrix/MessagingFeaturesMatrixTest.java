@@ -41,11 +41,13 @@ import org.modmq.testkit.process.Await;
  * line has ({@code Message#setDelayTimeLevel}, {@code setMaxReconsumeTimes} and {@code RECONSUME_LATER},
  * {@code TransactionMQProducer} with a {@code TransactionListener}), against one {@code bin/modmq} with
  * short levels and check-back times. The scenarios mostly wait for the broker, so they run at the same
- * time (each method {@code CONCURRENT}; the class itself runs alone, like the other matrix classes). Only
- * lower bounds on time are asserted ("not before the delay"); upper ones are generous time-outs.
+ * time, and at the same time as the 5.x lines' {@code TimerMatrixTest} ({@code CONCURRENT}; the
+ * {@code @Isolated} {@code ClientMatrixTest} runs alone). Only lower bounds on time are asserted ("not
+ * before the delay"); upper ones are generous time-outs.
  */
 @Tag("integration")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Execution(ExecutionMode.CONCURRENT)
 class MessagingFeaturesMatrixTest {
 
     private static final Duration DELIVERY = Duration.ofSeconds(30);
@@ -84,7 +86,6 @@ class MessagingFeaturesMatrixTest {
     }
 
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     void aMessageWithDelayLevelTwoArrivesNotBeforeTheLevelsDelay() throws Exception {
         String topic = "MatrixDelay";
         broker.createTopic(topic, 1);
@@ -114,7 +115,6 @@ class MessagingFeaturesMatrixTest {
     }
 
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     void reconsumeLaterComesBackWithReconsumeTimesAndEndsInTheDeadLetterQueue() throws Exception {
         String topic = "MatrixRetry";
         String group = "cg_matrix_retry";
@@ -159,7 +159,6 @@ class MessagingFeaturesMatrixTest {
     }
 
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     void aCommitIsDeliveredOnceARollbackNeverAndAnUnknowIsCheckedBackAndCommitted() throws Exception {
         String topic = "MatrixTx";
         broker.createTopic(topic, 1);
