@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.modmq.testkit.process.Await;
 
 /**
@@ -37,9 +38,11 @@ import org.modmq.testkit.process.Await;
  * every send mode and a batch, lite pull with assign and seek, orderly consumption, a push consumer
  * resuming after a restart from its committed offsets, and the mqadmin commands operators use first.
  * Compiled once per line against that line's client and tools. Each test has its own topic and groups.
+ * Runs alone ({@code @Isolated}): no concurrent matrix class adds load to its consumers and mqadmin JVMs.
  */
 @Tag("integration")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Isolated
 class ClientMatrixTest {
 
     private static final Duration DELIVERY = Duration.ofSeconds(30);

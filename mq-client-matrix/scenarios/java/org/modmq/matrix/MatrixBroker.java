@@ -44,6 +44,14 @@ final class MatrixBroker implements AutoCloseable {
 
     /** Starts the process and waits until the broker is registered with the embedded name server. */
     static MatrixBroker start(Path workDir) throws Exception {
+        return start(workDir, Map.of());
+    }
+
+    /**
+     * Starts the process with {@code extra} broker keys in its conf file (e.g. short delay levels or
+     * check-back intervals) and waits until the broker is registered with the embedded name server.
+     */
+    static MatrixBroker start(Path workDir, Map<String, String> extra) throws Exception {
         BuiltDistribution built = BuiltDistribution.located();
         int[] ports = FreePort.pick(3);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -54,6 +62,7 @@ final class MatrixBroker implements AutoCloseable {
         settings.put("vipListenPort", "0");
         settings.put("namesrvAddr", "127.0.0.1:" + ports[1]);
         settings.put("storePathRootDir", workDir.resolve("store").toString());
+        settings.putAll(extra);
         Path conf = ConfFile.write(workDir, "matrix.conf", settings);
         ProcessSpec spec = new ProcessSpec("modmq-matrix", List.of(built.script("modmq"), "-c", conf.toString()),
                 BuiltDistribution.launcherEnvironment(HEAP_OPTS, workDir.resolve("logs")), workDir, ports[0]);

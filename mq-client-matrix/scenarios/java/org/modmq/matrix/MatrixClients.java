@@ -2,9 +2,9 @@ package org.modmq.matrix;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -17,6 +17,8 @@ import org.apache.rocketmq.client.consumer.store.OffsetStore;
 import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -52,6 +54,36 @@ final class MatrixClients {
         producer.setSendMsgTimeout(5_000);
         producer.start();
         return producer;
+    }
+
+    /**
+     * A started transactional producer whose local transactions and check-backs {@code listener} decides;
+     * it heartbeats every second, so the broker soon knows whom to ask.
+     */
+    static TransactionMQProducer transactionProducer(String namesrvAddr, String group, TransactionListener listener)
+            throws MQClientException {
+        TransactionMQProducer producer = new TransactionMQProducer(group);
+        producer.setNamesrvAddr(namesrvAddr);
+        producer.setInstanceName(instanceName("tx"));
+        producer.setPollNameServerInterval(1_000);
+        producer.setHeartbeatBrokerInterval(1_000);
+        producer.setSendMsgTimeout(5_000);
+        producer.setTransactionListener(listener);
+        producer.start();
+        return producer;
+    }
+
+    /**
+     * A started push consumer of {@code topic} whose {@code listener} decides, retried at most
+     * {@code maxReconsumeTimes} times before the broker moves a message to {@code %DLQ%group}.
+     */
+    static DefaultMQPushConsumer pushConsumer(String namesrvAddr, String group, String topic, int maxReconsumeTimes,
+                                              MessageListenerConcurrently listener) throws MQClientException {
+        DefaultMQPushConsumer consumer = unstartedPushConsumer(namesrvAddr, group, topic);
+        consumer.setMaxReconsumeTimes(maxReconsumeTimes);
+        consumer.registerMessageListener(listener);
+        consumer.start();
+        return consumer;
     }
 
     /** A started push consumer of {@code topic} that records every message it is given. */
@@ -150,25 +182,40 @@ final class MatrixClients {
         return "matrix-" + role + "-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet();
     }
 
-    /** Messages delivered to a listener; thread-safe. */
+    /** Messages delivered to a listener, each with when it was given to the listener; thread-safe. */
     static final class Received {
 
-        private final List<MessageExt> messages = new CopyOnWriteArrayList<>();
+        private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
 
         void addAll(List<MessageExt> batch) {
-            messages.addAll(batch);
+            long now = System.currentTimeMillis();
+            batch.forEach(message -> deliveries.add(new Delivery(message, now)));
         }
 
         List<MessageExt> messages() {
-            return Collections.unmodifiableList(List.copyOf(messages));
+            return deliveries.stream().map(Delivery::message).toList();
+        }
+
+        List<Delivery> deliveries() {
+            return List.copyOf(deliveries);
         }
 
         List<String> bodies() {
-            return messages.stream().map(m -> new String(m.getBody(), StandardCharsets.UTF_8)).toList();
+            return messages().stream().map(m -> new String(m.getBody(), StandardCharsets.UTF_8)).toList();
         }
 
         int size() {
-            return messages.size();
+            return deliveries.size();
         }
+
+        /** The first delivery whose body is {@code body}, if any. */
+        Optional<Delivery> first(String body) {
+            return deliveries.stream()
+                    .filter(d -> body.equals(new String(d.message().getBody(), StandardCharsets.UTF_8))).findFirst();
+        }
+    }
+
+    /** One message as a listener was given it, and when ({@code System.currentTimeMillis()}). */
+    record Delivery(MessageExt message, long arrivedAt) {
     }
 }
