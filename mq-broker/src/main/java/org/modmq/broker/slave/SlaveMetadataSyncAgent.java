@@ -15,6 +15,8 @@ import org.modmq.api.config.BrokerRole;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.remoting.netty.RemotingClient;
+import org.modmq.remoting.netty.RemotingConnectException;
+import org.modmq.remoting.netty.RemotingSendException;
 import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
@@ -195,8 +197,10 @@ public final class SlaveMetadataSyncAgent implements AutoCloseable {
             while (cause instanceof CompletionException && cause.getCause() != null) {
                 cause = cause.getCause();
             }
-            throw new SyncFailure(cause.getClass().getName(), cause.getClass().getSimpleName() + ": "
-                    + cause.getMessage(), cause);
+            // A master that went away fails a send on the old channel, then every connect: one state.
+            String kind = cause instanceof RemotingConnectException || cause instanceof RemotingSendException
+                    ? "unreachable" : cause.getClass().getName();
+            throw new SyncFailure(kind, cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new SyncFailure("timeout", "no answer within " + timeout, e);
         }
