@@ -125,6 +125,12 @@ wait_client() { # port seconds pid: until a process holds an established connect
 }
 
 now_ms() { date +%s%3N; }
+client_segments() { # kind: "segs_out segs_in" summed over the connections to kind's broker port (client side)
+    local port
+    port=$(eval echo "\$BRPORT_$1")
+    ss -tinH state established dst "127.0.0.1:$port" 2>/dev/null \
+        | grep -o 'segs_\(out\|in\):[0-9]*' | awk -F: '$1 == "segs_out" {o += $2} $1 == "segs_in" {i += $2} END {print o + 0, i + 0}'
+}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; } # comm is "java": no spaces
 vm_hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 rss_parts() { # pid: what the resident set is made of now, for the log
@@ -250,6 +256,7 @@ EOF
     printf -v "NS_$kind" '%s' "127.0.0.1:$nsport"
     printf -v "NSPID_$kind" '%s' "$nspid"
     printf -v "BRPID_$kind" '%s' "$brpid"
+    printf -v "BRPORT_$kind" '%s' "$brport"
     printf -v "TTFS_$kind" '%s' "$((first - launched))"
     log "$kind ($flush): name server $nsport pid $nspid, broker $brport pid $brpid, first send after $((first - launched)) ms"
 }
@@ -274,12 +281,39 @@ run_on() { # kind label bench-args...: runs one workload against kind, stores it
     ns=$(eval echo "\$NS_$kind"); br=$(eval echo "\$BRPID_$kind")
     log "$label on $kind"
     before=$(cpu_ticks "$br")
-    if ! line=$(timeout "$STEP_TIMEOUT" java -Drocketmq.log.root="$WORK/client-logs" -Duser.home="$WORK/client-home" \
-            -jar "$JAR" "$@" -n "$ns" -f kv 2>>"$WORK/$kind-progress.log" | tail -n 1); then
+    local out="$WORK/$kind-run.out" client sampled=""
+    timeout "$STEP_TIMEOUT" java -Drocketmq.log.root="$WORK/client-logs" -Duser.home="$WORK/client-home" \
+        -jar "$JAR" "$@" -n "$ns" -f kv >"$out" 2>>"$WORK/$kind-progress.log" &
+    client=$!
+    if [[ " $* " == *" -d "* ]] && [ "$DURATION" -ge 4 ]; then
+        # The client's CPU and its sockets' segment counters, sampled inside the measured window
+        # (after JVM start-up and warm-up, before shutdown): per message at the window's rate.
+        sleep $(( WARMUP + 2 ))
+        local t1 c1 s1 t2 c2 s2
+        local jvm
+        jvm=$(ps -o pid= --ppid "$client" | head -n 1 | tr -d ' ') # timeout's child: the client JVM
+        t1=$(now_ms); c1=$(cpu_ticks "$jvm"); s1=$(client_segments "$kind")
+        sleep $(( DURATION - 3 ))
+        t2=$(now_ms); c2=$(cpu_ticks "$jvm"); s2=$(client_segments "$kind")
+        sampled="$((t2 - t1)) $((c2 - c1)) $s1 $s2"
+    fi
+    if ! wait "$client"; then
         log "$label on $kind failed (see $WORK/$kind-progress.log)"
     fi
+    line=$(tail -n 1 "$out")
     after=$(cpu_ticks "$br")
     LAST=$line
+    if [ -n "$sampled" ]; then
+        local rate
+        rate=$(kv "$line" msgs_per_sec)
+        read -r ms ticks out1 in1 out2 in2 <<<"$sampled"
+        R["$kind|$label client_cpu_us_per_msg"]=$(awk -v t="$ticks" -v h="$CLK_TCK" -v ms="$ms" -v r="$rate" \
+            'BEGIN { if (r > 0 && ms > 0) printf "%.1f", t / h / (ms / 1000) / r * 1e6; else print "-" }')
+        R["$kind|$label client_segs_out_per_msg"]=$(awk -v a="$out1" -v b="$out2" -v ms="$ms" -v r="$rate" \
+            'BEGIN { if (r > 0 && ms > 0) printf "%.2f", (b - a) / (ms / 1000) / r; else print "-" }')
+        R["$kind|$label client_segs_in_per_msg"]=$(awk -v a="$in1" -v b="$in2" -v ms="$ms" -v r="$rate" \
+            'BEGIN { if (r > 0 && ms > 0) printf "%.2f", (b - a) / (ms / 1000) / r; else print "-" }')
+    fi
     local moved
     moved=$(kv "$line" moved); moved=${moved:-0}
     eval "CPU_TICKS_$kind=\$(( CPU_TICKS_$kind + after - before ))"
@@ -357,7 +391,8 @@ fi
 # ---- table ------------------------------------------------------------------------------------
 FIGURES=()
 for w in "sync send (ASYNC_FLUSH)" "sync send (SYNC_FLUSH)" "async send" "batch send"; do
-    for k in msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors cpu_s_per_1M; do FIGURES+=("$w $k"); done
+    for k in msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors cpu_s_per_1M client_cpu_us_per_msg \
+        client_segs_out_per_msg client_segs_in_per_msg; do FIGURES+=("$w $k"); done
 done
 FIGURES+=("consume drain msgs_per_sec" "consume drain mib_per_sec" "consume drain complete" "consume drain cpu_s_per_1M")
 for k in msgs_per_sec p50_ms p99_ms p999_ms lost errors cpu_s_per_1M; do FIGURES+=("e2e $k"); done
