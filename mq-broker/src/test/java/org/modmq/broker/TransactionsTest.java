@@ -223,6 +223,21 @@ class TransactionsTest {
     }
 
     @Test
+    void aCommittedTimerMessageWaitsInTheTimerTopicAndAPreparedOneDoesNot() {
+        start();
+        Half half = prepare("TopicTx", "t1", "TIMER_DELAY_SEC", "60");
+        assertThat(pullAll("rmq_sys_wheel_timer", 0)).as("the half message is not a timer yet").isEmpty();
+        assertThat(end(half, COMMIT, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pullAll("TopicTx", 1)).as("not delivered before its time").isEmpty();
+        assertThat(pullAll("rmq_sys_wheel_timer", 0)).filteredOn(m -> "t1".equals(m.body())).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.properties()).containsEntry("REAL_TOPIC", "TopicTx").containsEntry("REAL_QID", "1")
+                            .containsKey("TIMER_OUT_MS");
+                    assertThat(ByteBuffer.wrap(m.raw()).getInt(36) & 0xC).isEqualTo(COMMIT);
+                });
+    }
+
+    @Test
     void rollbackStoresOnlyTheOpRecordAndIsNeverCheckedBack() throws Exception {
         start();
         Half half = prepare("TopicTx", "r1");

@@ -11,6 +11,7 @@ import org.modmq.broker.config.TransactionConfig;
 import org.modmq.broker.metadata.ConsumerOffsetTable;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.schedule.DelayRedirect;
+import org.modmq.broker.timer.TimerIntake;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -40,6 +41,7 @@ final class TransactionService {
     private final MessageStore store;
     private final TransactionConfig config;
     private final DelayRedirect delay;
+    private final TimerIntake timers;
     private final ReentrantLock lock = new ReentrantLock();
     private TransactionLedger ledger;
     private volatile boolean stale = true;
@@ -49,6 +51,7 @@ final class TransactionService {
         this.store = Objects.requireNonNull(store, "store");
         this.config = runtime.config().transactions();
         this.delay = new DelayRedirect(runtime.config().store().delayLevels());
+        this.timers = new TimerIntake(runtime.config().timer(), runtime.clock());
     }
 
     TransactionConfig config() {
@@ -215,9 +218,13 @@ final class TransactionService {
     private RemotingCommand commit(RemotingCommand request, StoredMessage half, TransactionLedger current) {
         BrokerMessage message;
         try {
-            message = HalfMessages.committed(half, delay);
+            // As a plain send: a delay level, else a timer property, holds the message back from here.
+            message = timers.redirect(HalfMessages.committed(half, delay));
         } catch (IllegalArgumentException e) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR, e.getMessage());
+        } catch (ResponseCodeException e) {
+            return RemotingCommand.responseTo(request, e.responseCode(), "the committed message was not stored: "
+                    + e.remark());
         }
         AppendedPut put = store.append(List.of(message), false);
         if (!put.stored()) {
