@@ -145,13 +145,15 @@ final class TransactionService {
                     header.fromTransactionCheck() ? " when checked" : "");
             return null;
         }
+        // Read outside the lock: a stored record does not change, only the ledger's view of it does.
+        Optional<StoredMessage> found = halfAt(header.commitLogOffset());
         return withLedger(current -> {
-            Refusal refusal = refusal(header, current);
+            Refusal refusal = refusal(header, found, current);
             if (refusal != null) {
                 LOG.warn("END_TRANSACTION from {} refused: {}", channel.remoteAddressText(), refusal.remark());
                 return RemotingCommand.responseTo(request, refusal.code(), refusal.remark());
             }
-            StoredMessage half = halfAt(header.commitLogOffset()).orElseThrow();
+            StoredMessage half = found.orElseThrow();
             return header.commit() ? commit(request, half, current) : rollback(request, half, current);
         });
     }
@@ -165,8 +167,7 @@ final class TransactionService {
     }
 
     /** Why END may not end the half message it names, or null (RocketMQ's codes and remarks first). */
-    private Refusal refusal(EndTransactionHeader header, TransactionLedger current) {
-        Optional<StoredMessage> found = halfAt(header.commitLogOffset());
+    private Refusal refusal(EndTransactionHeader header, Optional<StoredMessage> found, TransactionLedger current) {
         if (found.isEmpty()) {
             return Refusal.of("Find prepared transaction message failed: no half message at CommitLog offset "
                     + header.commitLogOffset());
