@@ -125,6 +125,15 @@ wait_client() { # port seconds pid: until a process holds an established connect
 }
 
 now_ms() { date +%s%3N; }
+syscalls() { # pid: "read-syscalls write-syscalls voluntary-context-switches" of the process so far
+    local rw cs
+    rw=$(awk '/^syscr:/ {r = $2} /^syscw:/ {w = $2} END {print r + 0, w + 0}' "/proc/$1/io" 2>/dev/null || echo "0 0")
+    cs=$(cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches:/ {n += $2} END {print n + 0}')
+    echo "$rw $cs"
+}
+per_msg() { # before after ms rate: (after - before) per message at rate msgs/s over ms
+    awk -v a="$1" -v b="$2" -v ms="$3" -v r="$4" 'BEGIN { if (r > 0 && ms > 0) printf "%.2f", (b - a) / (ms / 1000) / r; else print "-" }'
+}
 client_segments() { # kind: "segs_out segs_in" summed over the connections to kind's broker port (client side)
     local port
     port=$(eval echo "\$BRPORT_$1")
@@ -292,10 +301,10 @@ run_on() { # kind label bench-args...: runs one workload against kind, stores it
         local t1 c1 s1 t2 c2 s2
         local jvm
         jvm=$(ps -o pid= --ppid "$client" | head -n 1 | tr -d ' ') # timeout's child: the client JVM
-        t1=$(now_ms); c1=$(cpu_ticks "$jvm"); s1=$(client_segments "$kind")
+        t1=$(now_ms); c1=$(cpu_ticks "$jvm"); s1=$(client_segments "$kind"); y1=$(syscalls "$jvm")
         sleep $(( DURATION - 3 ))
-        t2=$(now_ms); c2=$(cpu_ticks "$jvm"); s2=$(client_segments "$kind")
-        sampled="$((t2 - t1)) $((c2 - c1)) $s1 $s2"
+        t2=$(now_ms); c2=$(cpu_ticks "$jvm"); s2=$(client_segments "$kind"); y2=$(syscalls "$jvm")
+        sampled="$((t2 - t1)) $((c2 - c1)) $s1 $s2 $y1 $y2"
     fi
     if ! wait "$client"; then
         log "$label on $kind failed (see $WORK/$kind-progress.log)"
@@ -306,7 +315,10 @@ run_on() { # kind label bench-args...: runs one workload against kind, stores it
     if [ -n "$sampled" ]; then
         local rate
         rate=$(kv "$line" msgs_per_sec)
-        read -r ms ticks out1 in1 out2 in2 <<<"$sampled"
+        read -r ms ticks out1 in1 out2 in2 r1 w1 v1 r2 w2 v2 <<<"$sampled"
+        R["$kind|$label client_wakeups_per_msg"]=$(per_msg "$v1" "$v2" "$ms" "$rate")
+        R["$kind|$label client_reads_per_msg"]=$(per_msg "$r1" "$r2" "$ms" "$rate")
+        R["$kind|$label client_writes_per_msg"]=$(per_msg "$w1" "$w2" "$ms" "$rate")
         R["$kind|$label client_cpu_us_per_msg"]=$(awk -v t="$ticks" -v h="$CLK_TCK" -v ms="$ms" -v r="$rate" \
             'BEGIN { if (r > 0 && ms > 0) printf "%.1f", t / h / (ms / 1000) / r * 1e6; else print "-" }')
         R["$kind|$label client_segs_out_per_msg"]=$(awk -v a="$out1" -v b="$out2" -v ms="$ms" -v r="$rate" \
@@ -392,7 +404,7 @@ fi
 FIGURES=()
 for w in "sync send (ASYNC_FLUSH)" "sync send (SYNC_FLUSH)" "async send" "batch send"; do
     for k in msgs_per_sec mib_per_sec p50_ms p99_ms p999_ms errors cpu_s_per_1M client_cpu_us_per_msg \
-        client_segs_out_per_msg client_segs_in_per_msg; do FIGURES+=("$w $k"); done
+        client_segs_out_per_msg client_segs_in_per_msg client_reads_per_msg client_writes_per_msg client_wakeups_per_msg; do FIGURES+=("$w $k"); done
 done
 FIGURES+=("consume drain msgs_per_sec" "consume drain mib_per_sec" "consume drain complete" "consume drain cpu_s_per_1M")
 for k in msgs_per_sec p50_ms p99_ms p999_ms lost errors cpu_s_per_1M; do FIGURES+=("e2e $k"); done
