@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.rocketmq.common.MQVersion;
 
 /**
  * How a {@link BenchReport} is printed: a human-readable block, one JSON line, or one line of
@@ -87,6 +88,8 @@ enum ReportFormat {
             fields.put("max_ms", new Decimal(latency.maxMs(), 3));
         }
         report.extras().forEach((key, value) -> fields.put(key, isNumber(value) ? new Decimal(value) : value));
+        // The stock client line that ran the workload: a script may put another one on the class path.
+        fields.put("client_version", MQVersion.getVersionDesc(MQVersion.CURRENT_VERSION));
         return fields;
     }
 
