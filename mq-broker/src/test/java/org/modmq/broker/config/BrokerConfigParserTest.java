@@ -105,10 +105,10 @@ class BrokerConfigParserTest {
 
     @Test
     void warnsAboutRocketMqKeysThatModmqIgnores() throws IOException {
-        Path file = write("aclEnable=true\ntransientStorePoolEnable=false\n");
+        Path file = write("authenticationEnabled=true\ntransientStorePoolEnable=false\n");
         BrokerConfig config = BrokerConfigParser.parse(file);
         assertThat(config.warnings()).hasSize(2);
-        assertThat(config.warnings().get(0)).contains("aclEnable", file.toString(), "ignored");
+        assertThat(config.warnings().get(0)).contains("authenticationEnabled", file.toString(), "ignored");
     }
 
     @Test
