@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * unreadable or does not parse keeps the rules in force and is logged once per distinct content;
  * fixing the file puts the fixed rules in force on the next step.
  *
- * <p>Threading: {@link #doWork()} is called by one thread at a time (a scheduler or a test);
+ * <p>Threading: {@link #doWork()} is synchronized (a scheduler and a test may both step it);
  * {@link #state()} from any thread.
  */
 public final class AclFileWatchAgent {
@@ -47,7 +47,7 @@ public final class AclFileWatchAgent {
     }
 
     /** @return 1 when the file changed since the last step (whether or not it was taken), else 0 */
-    public int doWork() {
+    public synchronized int doWork() {
         byte[] content;
         try {
             content = PlainAclFile.readBytes(file);

@@ -28,6 +28,7 @@ import org.modmq.api.config.ConfigException;
  */
 public final class AddressPattern {
 
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
     private static final Pattern OCTET = Pattern.compile("25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d");
 
     private enum Kind { NONE, ANY, SET, RANGE }
@@ -132,11 +133,11 @@ public final class AddressPattern {
     /** The canonical text of one IPv4 or IPv6 literal. */
     private static String literal(String address, String pattern) {
         if (address.contains(":")) {
-            try {
-                return InetAddress.getByName(address).getHostAddress();
-            } catch (UnknownHostException | SecurityException e) {
+            String canonical = ipv6(address);
+            if (canonical == null) {
                 throw bad(pattern, "'" + address + "' is not an IP address");
             }
+            return canonical;
         }
         String[] parts = address.split("\\.", -1);
         if (parts.length != 4) {
@@ -185,10 +186,19 @@ public final class AddressPattern {
     }
 
     private static String canonical(String address) {
+        String canonical = ipv6(address);
+        return canonical == null ? address : canonical;
+    }
+
+    /** The canonical text of an IPv6 literal, or null; never a name lookup (brackets force a literal). */
+    private static String ipv6(String address) {
+        if (!IPV6_CHARS.matcher(address).matches()) {
+            return null;
+        }
         try {
-            return InetAddress.getByName(address).getHostAddress();
-        } catch (UnknownHostException | SecurityException e) {
-            return address;
+            return InetAddress.getByName("[" + address + "]").getHostAddress();
+        } catch (UnknownHostException | SecurityException | IllegalArgumentException e) {
+            return null;
         }
     }
 
