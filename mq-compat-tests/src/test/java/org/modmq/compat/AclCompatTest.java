@@ -69,6 +69,7 @@ class AclCompatTest {
     private static ChildProcess broker;
     private static Distribution.BrokerConf brokerConf;
     private static StockAdmin admin;
+    private static StockAdmin openAdmin;
     private static final ClientShutdowns SHUTDOWNS = new ClientShutdowns();
 
     static RPCHook hook(String accessKey, String secretKey) {
@@ -97,12 +98,18 @@ class AclCompatTest {
         for (String topic : List.of("AclTopic", "DenyTopic")) {
             admin.ext().createAndUpdateTopicConfig(brokerConf.address(), new TopicConfig(topic, 2, 2, 6));
         }
-        Await.until("topics routed by both name servers", WAIT, () -> routed("AclTopic") && routed("DenyTopic"));
+        openAdmin = StockAdmin.start(openNamesrv.address());
+        Await.until("topics routed by both name servers", WAIT, () -> routed(admin, "AclTopic")
+                && routed(admin, "DenyTopic") && routed(openAdmin, "AclTopic") && routed(openAdmin, "DenyTopic"));
     }
 
     private static boolean routed(String topic) {
+        return routed(admin, topic);
+    }
+
+    private static boolean routed(StockAdmin through, String topic) {
         try {
-            return !admin.ext().examineTopicRouteInfo(topic).getQueueDatas().isEmpty();
+            return !through.ext().examineTopicRouteInfo(topic).getQueueDatas().isEmpty();
         } catch (Exception e) {
             return false;
         }
@@ -111,8 +118,10 @@ class AclCompatTest {
     @AfterAll
     static void stopCluster() {
         SHUTDOWNS.close();
-        if (admin != null) {
-            admin.close();
+        for (StockAdmin started : new StockAdmin[] {admin, openAdmin}) {
+            if (started != null) {
+                started.close();
+            }
         }
         for (ChildProcess process : new ChildProcess[] {broker, openNamesrv, aclNamesrv}) {
             if (process != null) {
