@@ -82,7 +82,6 @@ class AclMatrixTest {
             producer.setNamesrvAddr(broker.namesrvAddr());
             producer.setInstanceName("acl-matrix-producer");
             producer.start();
-            SHUTDOWNS.start(producer::shutdown);
             assertThat(producer.send(new Message("AclMatrix", "TagA", "k1",
                     "signed".getBytes(StandardCharsets.UTF_8))).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
 
@@ -92,7 +91,6 @@ class AclMatrixTest {
             consumer.setInstanceName("acl-matrix-consumer");
             consumer.setAutoCommit(false);
             consumer.start();
-            SHUTDOWNS.start(consumer::shutdown);
             consumer.assign(consumer.fetchMessageQueues("AclMatrix"));
             List<MessageExt> read = new ArrayList<>();
             Await.until("the signed message read back", WAIT, () -> {
@@ -101,18 +99,22 @@ class AclMatrixTest {
             });
             assertThat(new String(read.get(0).getBody(), StandardCharsets.UTF_8)).isEqualTo("signed");
 
+            SHUTDOWNS.start(producer::shutdown);
+            SHUTDOWNS.start(consumer::shutdown);
+
             DefaultMQAdminExt wrong = MatrixClients.admin(broker.namesrvAddr(), hook("appUser1", "notTheSecret"));
-            SHUTDOWNS.start(wrong::shutdown);
             Throwable route = catchThrowable(() -> wrong.examineTopicRouteInfo("AclMatrix"));
             assertThat(route).isInstanceOf(MQClientException.class);
             assertThat(((MQClientException) route).getResponseCode()).isEqualTo(1);
             assertThat(route).hasMessageContaining(
                     "org.apache.rocketmq.acl.common.AclException: Check signature failed for accessKey=appUser1");
 
+            SHUTDOWNS.start(wrong::shutdown);
+
             DefaultMQAdminExt app = MatrixClients.admin(broker.namesrvAddr(), hook("appUser1", "appSecret1"));
-            SHUTDOWNS.start(app::shutdown);
             Throwable create = catchThrowable(() -> app.createAndUpdateTopicConfig(broker.brokerAddr(),
                     new TopicConfig("NotByApp", 1, 1, 6)));
+            SHUTDOWNS.start(app::shutdown);
             assertThat(create).isNotNull().hasStackTraceContaining(
                     "Need admin permission for request code=17, but accessKey=appUser1 is not");
         }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
@@ -135,36 +136,39 @@ class AclCompatTest {
         DefaultMQProducer producer = new DefaultMQProducer("pg_acl", hook("appUser1", "appSecret1"));
         producer.setNamesrvAddr(aclNamesrv.address());
         producer.setInstanceName("acl-producer");
-        producer.start();
-        SHUTDOWNS.start(producer::shutdown);
-        for (int i = 0; i < 3; i++) {
-            assertThat(producer.send(StockClients.message("AclTopic", "TagA", "k" + i, "acl-" + i)).getSendStatus())
-                    .isEqualTo(SendStatus.SEND_OK);
-        }
-
-        StockClients.Received received = new StockClients.Received();
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("cg_acl", hook("appUser1", "appSecret1"));
-        consumer.setNamesrvAddr(aclNamesrv.address());
-        consumer.setInstanceName("acl-consumer");
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setHeartbeatBrokerInterval(1_000);
-        consumer.setPersistConsumerOffsetInterval(1_000);
-        consumer.subscribe("AclTopic", "*");
-        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            received.addAll(messages);
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-        });
-        consumer.start();
-        SHUTDOWNS.start(consumer::shutdown);
-        Await.until("3 messages consumed with signed pulls", WAIT, () -> received.size() >= 3);
-        assertThat(received.bodies()).containsExactlyInAnyOrder("acl-0", "acl-1", "acl-2");
-        Await.until("the consumer's signed offset commits stored", WAIT, () -> {
-            try {
-                return admin.ext().examineConsumeStats("cg_acl").computeTotalDiff() == 0;
-            } catch (Exception e) {
-                return false;
+        try {
+            producer.start();
+            for (int i = 0; i < 3; i++) {
+                assertThat(producer.send(StockClients.message("AclTopic", "TagA", "k" + i, "acl-" + i))
+                        .getSendStatus()).isEqualTo(SendStatus.SEND_OK);
             }
-        });
+
+            StockClients.Received received = new StockClients.Received();
+            consumer.setNamesrvAddr(aclNamesrv.address());
+            consumer.setInstanceName("acl-consumer");
+            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            consumer.setHeartbeatBrokerInterval(1_000);
+            consumer.setPersistConsumerOffsetInterval(1_000);
+            consumer.subscribe("AclTopic", "*");
+            consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+                received.addAll(messages);
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            consumer.start();
+            Await.until("3 messages consumed with signed pulls", WAIT, () -> received.size() >= 3);
+            assertThat(received.bodies()).containsExactlyInAnyOrder("acl-0", "acl-1", "acl-2");
+            Await.until("the consumer's signed offset commits stored", WAIT, () -> {
+                try {
+                    return admin.ext().examineConsumeStats("cg_acl").computeTotalDiff() == 0;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        } finally {
+            SHUTDOWNS.start(producer::shutdown);
+            SHUTDOWNS.start(consumer::shutdown);
+        }
     }
 
     @Test
@@ -201,13 +205,16 @@ class AclCompatTest {
     void mqadminCreatesATopicOnlyWithAdminCredentials() throws Exception {
         Path appHome = toolsHome("app-home", "appUser1", "appSecret1");
         Path adminHome = toolsHome("admin-home", "opsAdmin", "adminSecret1");
-        String[] create = {"updateTopic", "-n", aclNamesrv.address(), "-c", "CompatCluster", "-t", "AdminTopic"};
-        MqAdmin.Result refused = MqAdmin.run(appHome, create);
-        assertThat(refused.output()).contains("Need admin permission for request code=17, but accessKey=appUser1 is not");
-        assertThat(routed("AdminTopic")).isFalse();
-        MqAdmin.Result created = MqAdmin.run(adminHome, create);
+        // Two JVMs that mostly wait: run at once, each with its own conf/tools.yml.
+        CompletableFuture<MqAdmin.Result> refused = CompletableFuture.supplyAsync(() -> MqAdmin.run(appHome,
+                "updateTopic", "-n", aclNamesrv.address(), "-c", "CompatCluster", "-t", "CliTopicByApp"));
+        MqAdmin.Result created = MqAdmin.run(adminHome,
+                "updateTopic", "-n", aclNamesrv.address(), "-c", "CompatCluster", "-t", "CliTopicByAdmin");
+        assertThat(refused.get(90, TimeUnit.SECONDS).output())
+                .contains("Need admin permission for request code=17, but accessKey=appUser1 is not");
         assertThat(created.output()).contains("success");
-        Await.until("AdminTopic routed", WAIT, () -> routed("AdminTopic"));
+        Await.until("CliTopicByAdmin routed", WAIT, () -> routed("CliTopicByAdmin"));
+        assertThat(routed("CliTopicByApp")).isFalse();
     }
 
     /** A RocketMQ home for mqadmin whose {@code conf/tools.yml} holds the credentials. */
