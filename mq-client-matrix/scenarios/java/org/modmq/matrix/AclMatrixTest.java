@@ -81,6 +81,8 @@ class AclMatrixTest {
             DefaultMQProducer producer = new DefaultMQProducer("pg_acl_matrix", hook("appUser1", "appSecret1"));
             producer.setNamesrvAddr(broker.namesrvAddr());
             producer.setInstanceName("acl-matrix-producer");
+            // A first send looks the route up and connects; a loaded host needs more than the default 3 s.
+            producer.setSendMsgTimeout(15_000);
             producer.start();
             assertThat(producer.send(new Message("AclMatrix", "TagA", "k1",
                     "signed".getBytes(StandardCharsets.UTF_8))).getSendStatus()).isEqualTo(SendStatus.SEND_OK);

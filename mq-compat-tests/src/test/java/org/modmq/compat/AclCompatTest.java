@@ -136,6 +136,8 @@ class AclCompatTest {
         DefaultMQProducer producer = new DefaultMQProducer("pg_acl", hook("appUser1", "appSecret1"));
         producer.setNamesrvAddr(aclNamesrv.address());
         producer.setInstanceName("acl-producer");
+        // A first send looks the route up and connects; a loaded host needs more than the default 3 s.
+        producer.setSendMsgTimeout(15_000);
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("cg_acl", hook("appUser1", "appSecret1"));
         try {
             producer.start();
@@ -231,6 +233,7 @@ class AclCompatTest {
         producer.setNamesrvAddr(openNamesrv.address());
         producer.setInstanceName("acl-refused-" + accessKey + "-" + topic);
         producer.setRetryTimesWhenSendFailed(0);
+        producer.setSendMsgTimeout(15_000);
         producer.start();
         try {
             return catchThrowable(() -> producer.send(StockClients.message(topic, "TagA", "k", "refused")));
