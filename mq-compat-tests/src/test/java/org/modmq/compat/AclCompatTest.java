@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.modmq.testkit.process.Await;
 import org.modmq.testkit.process.ChildProcess;
 
@@ -38,10 +40,13 @@ import org.modmq.testkit.process.ChildProcess;
  * {@code conf/tools.yml}: a name server and a broker from the distribution with {@code aclEnable=true},
  * the broker registering with its inner credentials. A second name server without ACL, which the
  * broker also registers with, gives clients with bad credentials a route, so that the broker's own
- * refusals are seen.
+ * refusals are seen. The scenarios mostly wait for processes and use their own topics, groups and
+ * client instances, so they run at the same time, and beside other classes of this module
+ * ({@link ExecutionMode#CONCURRENT}).
  */
 @Tag("integration")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Execution(ExecutionMode.CONCURRENT)
 class AclCompatTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
