@@ -4,6 +4,7 @@
  */
 module org.modmq.namesrv {
     requires org.modmq.remoting;
+    requires org.modmq.acl;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.modmq.testkit.process.Await;
 import org.modmq.testkit.process.BuiltDistribution;
@@ -52,6 +53,14 @@ final class MatrixBroker implements AutoCloseable {
      * check-back intervals) and waits until the broker is registered with the embedded name server.
      */
     static MatrixBroker start(Path workDir, Map<String, String> extra) throws Exception {
+        return start(workDir, extra, null);
+    }
+
+    /**
+     * As {@link #start(Path, Map)}, with an admin client whose requests pass {@code adminHook} (for a
+     * broker with {@code aclEnable=true}: the signature of an admin account), or none when null.
+     */
+    static MatrixBroker start(Path workDir, Map<String, String> extra, RPCHook adminHook) throws Exception {
         BuiltDistribution built = BuiltDistribution.located();
         int[] ports = FreePort.pick(3);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -68,7 +77,7 @@ final class MatrixBroker implements AutoCloseable {
                 BuiltDistribution.launcherEnvironment(HEAP_OPTS, workDir.resolve("logs")), workDir, ports[0]);
         MatrixBroker broker = new MatrixBroker(workDir, ChildProcess.start(spec, TIMEOUT), ports[0], ports[1]);
         try {
-            broker.admin = MatrixClients.admin(broker.namesrvAddr());
+            broker.admin = MatrixClients.admin(broker.namesrvAddr(), adminHook);
             Await.until(BROKER + " registered", TIMEOUT, broker::registered);
             return broker;
         } catch (Exception | AssertionError e) {

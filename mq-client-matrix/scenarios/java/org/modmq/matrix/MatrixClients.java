@@ -23,6 +23,7 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
@@ -39,7 +40,12 @@ final class MatrixClients {
     }
 
     static DefaultMQAdminExt admin(String namesrvAddr) throws MQClientException {
-        DefaultMQAdminExt admin = new DefaultMQAdminExt(5_000);
+        return admin(namesrvAddr, null);
+    }
+
+    /** An admin client whose requests pass {@code rpcHook} (e.g. the ACL signature), or none when null. */
+    static DefaultMQAdminExt admin(String namesrvAddr, RPCHook rpcHook) throws MQClientException {
+        DefaultMQAdminExt admin = rpcHook == null ? new DefaultMQAdminExt(5_000) : new DefaultMQAdminExt(rpcHook, 5_000);
         admin.setNamesrvAddr(namesrvAddr);
         admin.setInstanceName(instanceName("admin"));
         admin.start();

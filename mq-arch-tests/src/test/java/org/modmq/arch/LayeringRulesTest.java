@@ -130,6 +130,20 @@ class LayeringRulesTest {
     }
 
     @Test
+    void aclSeesOnlyRemotingsSeamsAndItsLibraries() {
+        noClasses().that().resideInAPackage("org.modmq.acl..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("org.modmq.acl..",
+                        "org.modmq.remoting.protocol..", "org.modmq.remoting.netty..", "org.modmq.api.config..",
+                        "java..", "javax.crypto..", "io.netty.buffer..", "org.slf4j..", "org.yaml.snakeyaml..",
+                        "com.fasterxml.jackson.databind..")
+                .because("the ACL engine plugs into remoting through RequestCheck and OutgoingRequestHook only")
+                .check(production);
+        noClasses().that().resideInAPackage("org.modmq.remoting..")
+                .should().dependOnClassesThat().resideInAPackage("org.modmq.acl..")
+                .check(production);
+    }
+
+    @Test
     void controllerStateIsPure() {
         noClasses().that().resideInAnyPackage("org.modmq.controller.state..", "org.modmq.controller.elect..",
                         "org.modmq.controller.liveness..")

@@ -65,7 +65,7 @@ class ModuleDescriptorTest {
     @Test
     void findsTheProductionModules() {
         assertThat(modmqModules()).containsKeys("org.modmq.api", "org.modmq.store", "org.modmq.store.mmap",
-                "org.modmq.store.direct", "org.modmq.remoting", "org.modmq.namesrv", "org.modmq.controller",
+                "org.modmq.store.direct", "org.modmq.remoting", "org.modmq.acl", "org.modmq.namesrv", "org.modmq.controller",
                 "org.modmq.broker", "org.modmq.launcher", MERGED_RATIS);
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.modmq.acl.AclService;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
 import org.modmq.broker.admin.ExecutorQueueProbe;
@@ -37,6 +38,7 @@ import org.modmq.broker.processor.TopicAdminProcessor;
 import org.modmq.broker.registration.NameServerRegistrationAgent;
 import org.modmq.broker.registration.MasterListener;
 import org.modmq.broker.registration.RegistrationTarget;
+import org.modmq.broker.runtime.AccessControl;
 import org.modmq.broker.runtime.AckGate;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
@@ -48,6 +50,7 @@ import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
+import org.modmq.remoting.netty.RequestCheck;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
@@ -80,6 +83,7 @@ public final class BrokerServer implements AutoCloseable {
     private volatile BrokerRuntime runtime;
     private volatile RemotingServer server;
     private volatile NameServerRegistrationAgent registration;
+    private volatile AclService aclService;
     private boolean started;
     private boolean closed;
 
@@ -151,7 +155,12 @@ public final class BrokerServer implements AutoCloseable {
         shutdown.at(ShutdownSequence.Step.STORE, store);
 
         BrokerIdentityConfig identity = config.identity();
+        // The ACL file's reload runs on the scheduler and stops with it.
+        Optional<AclService> acl = AccessControl.open(config.acl(), scheduler);
+        aclService = acl.orElse(null);
+        RequestCheck check = acl.map(AclService::requestCheck).orElse(RequestCheck.NONE);
         RemotingServer remoting = new RemotingServer(RemotingServerConfig.of(identity.ip1(), identity.listenPort()));
+        remoting.setRequestCheck(check);
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
         registerBuiltInProcessors(executors, store);
@@ -164,9 +173,10 @@ public final class BrokerServer implements AutoCloseable {
         });
         shutdown.at(ShutdownSequence.Step.SERVER, remoting);
         server = remoting.start();
-        startVipServer(identity, executors, consumers, producers);
+        startVipServer(identity, executors, consumers, producers, check);
 
         RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
+        client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
         shutdown.at(ShutdownSequence.Step.CLIENT, client);
         MasterListener masters = controllerMode == null ? store::masterChanged : controllerMode::masterNamed;
         NameServerRegistrationAgent agent = new NameServerRegistrationAgent(new RegistrationTarget(
@@ -219,12 +229,13 @@ public final class BrokerServer implements AutoCloseable {
      * stock slave's metadata sync fails.
      */
     private void startVipServer(BrokerIdentityConfig identity, BrokerExecutors executors,
-                                ConsumerGroupRegistry consumers, ProducerRegistry producers) {
+                                ConsumerGroupRegistry consumers, ProducerRegistry producers, RequestCheck check) {
         int port = identity.vipListenPort();
         if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
             return;
         }
         RemotingServer vip = new RemotingServer(RemotingServerConfig.of(identity.ip1(), port));
+        vip.setRequestCheck(check);
         vip.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);
             producers.channelClosed(channel);
@@ -280,6 +291,11 @@ public final class BrokerServer implements AutoCloseable {
             throw new IllegalStateException("broker not started");
         }
         return rt;
+    }
+
+    /** The ACL of this broker, once started with {@code aclEnable=true}. */
+    Optional<AclService> acl() {
+        return Optional.ofNullable(aclService);
     }
 
     /** The registration agent, once started. */

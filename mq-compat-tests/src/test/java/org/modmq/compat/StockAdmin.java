@@ -27,8 +27,18 @@ final class StockAdmin implements AutoCloseable {
      * @param namesrvAddr {@code 127.0.0.1:port} entries separated by {@code ;}
      */
     static StockAdmin start(String namesrvAddr) throws MQClientException {
+        return start(namesrvAddr, null);
+    }
+
+    /**
+     * Starts an admin client whose requests pass {@code rpcHook} (e.g. {@code AclClientRPCHook}).
+     *
+     * @param namesrvAddr {@code 127.0.0.1:port} entries separated by {@code ;}
+     * @param rpcHook the hook, or null for none
+     */
+    static StockAdmin start(String namesrvAddr, org.apache.rocketmq.remoting.RPCHook rpcHook) throws MQClientException {
         Objects.requireNonNull(namesrvAddr, "namesrvAddr");
-        DefaultMQAdminExt admin = new DefaultMQAdminExt(3_000);
+        DefaultMQAdminExt admin = rpcHook == null ? new DefaultMQAdminExt(3_000) : new DefaultMQAdminExt(rpcHook, 3_000);
         admin.setNamesrvAddr(namesrvAddr);
         admin.setInstanceName("compat-admin-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
         admin.setAdminExtGroup("compat_admin_group_" + INSTANCES.get());

@@ -78,7 +78,13 @@ public final class NamesrvLauncher {
 
     private static int serve(NamesrvConfig namesrvConfig, ControllerConfig controllerConfig) {
         List<AutoCloseable> started = new ArrayList<>();
-        NamesrvServer namesrv = new NamesrvServer(namesrvConfig);
+        NamesrvServer namesrv;
+        try {
+            namesrv = new NamesrvServer(namesrvConfig);
+        } catch (ConfigException e) {
+            LOG.error("bad name server configuration: {}", e.getMessage());
+            return 1;
+        }
         try {
             namesrv.start();
             started.add(0, namesrv);

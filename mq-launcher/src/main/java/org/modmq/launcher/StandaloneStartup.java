@@ -43,7 +43,9 @@ public final class StandaloneStartup {
         BrokerServer broker;
         try {
             Setup setup = setup(args, "127.0.0.1:" + NAMESRV_PORT);
-            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(setup.broker())));
+            // With aclEnable=true the embedded name server checks the same file as the broker.
+            namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(setup.broker()))
+                    .withAcl(setup.broker().acl().enabled(), setup.broker().acl().file()));
             started.add(0, namesrv);
             namesrv.start();
             if (setup.controller() != null) {

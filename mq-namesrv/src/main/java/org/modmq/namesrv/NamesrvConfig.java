@@ -36,6 +36,10 @@ import org.modmq.api.config.ConfigValues;
  *     the broker's unlisted topics</td></tr>
  * <tr><td>{@code kvConfigPath}</td><td>(none)</td><td>file for the KV configuration; none keeps it in
  *     memory (RocketMQ defaults to {@code ~/namesrv/kvConfig.json})</td></tr>
+ * <tr><td>{@code aclEnable}</td><td>false</td><td>check every request against the ACL file (RocketMQ's
+ *     broker key; RocketMQ's name server has no ACL 1.0)</td></tr>
+ * <tr><td>{@code aclFile}</td><td>{@code conf/plain_acl.yml}</td><td>the ACL 1.0 rules, re-read when
+ *     they change</td></tr>
  * </table>
  *
  * <p>An unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is
@@ -50,15 +54,21 @@ import org.modmq.api.config.ConfigValues;
  * @param enableTopicList                   whether cluster and unit topic lists are served
  * @param deleteTopicWithBrokerRegistration whether full registrations delete unlisted topics
  * @param kvConfigPath                      KV file, or null for memory only
+ * @param aclEnable                         whether requests are checked against {@code aclFile}
+ * @param aclFile                           the {@code plain_acl.yml} read when {@code aclEnable} is true
  */
 public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActiveBrokerInterval,
                             long brokerChannelExpiredTime, boolean orderMessageEnable, boolean enableAllTopicList,
-                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath) {
+                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath,
+                            boolean aclEnable, Path aclFile) {
 
     /** Keys this record reads. */
     public static final Set<String> KEYS = Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
             "brokerChannelExpiredTime", "orderMessageEnable", "enableAllTopicList", "enableTopicList",
-            "deleteTopicWithBrokerRegistration", "kvConfigPath");
+            "deleteTopicWithBrokerRegistration", "kvConfigPath", "aclEnable", "aclFile");
+
+    /** Where {@code aclFile} points by default, relative to the working directory (the distribution's). */
+    public static final String DEFAULT_ACL_FILE = "conf/plain_acl.yml";
 
     /** RocketMQ name-server keys that are accepted and ignored, with a warning. */
     public static final Set<String> IGNORED_ROCKETMQ_KEYS = Set.of("rocketmqHome", "configStorePath",
@@ -75,6 +85,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     /** Validates every value. */
     public NamesrvConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(aclFile, "aclFile");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listenPort=" + listenPort + " is not in 0..65535");
         }
@@ -113,6 +124,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         }
         ConfigValues config = ConfigValues.of(values);
         String kvPath = config.string("kvConfigPath", "");
+        String aclFile = config.string("aclFile", "");
         return new NamesrvConfig(
                 config.intValue("listenPort", 9876),
                 config.string("bindAddress", "127.0.0.1"),
@@ -122,7 +134,9 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 config.bool("enableAllTopicList", true),
                 config.bool("enableTopicList", true),
                 config.bool("deleteTopicWithBrokerRegistration", false),
-                kvPath.isBlank() ? null : Path.of(kvPath));
+                kvPath.isBlank() ? null : Path.of(kvPath),
+                config.bool("aclEnable", false),
+                Path.of(aclFile.isBlank() ? DEFAULT_ACL_FILE : aclFile.trim()));
     }
 
     /**
@@ -152,7 +166,14 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     public NamesrvConfig withListenPort(int port) {
         return new NamesrvConfig(port, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath);
+                kvConfigPath, aclEnable, aclFile);
+    }
+
+    /** A copy with ACL 1.0 on or off, reading {@code file}. */
+    public NamesrvConfig withAcl(boolean enable, Path file) {
+        return new NamesrvConfig(listenPort, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
+                orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
+                kvConfigPath, enable, file);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */
@@ -167,6 +188,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         map.put("enableTopicList", Boolean.toString(enableTopicList));
         map.put("deleteTopicWithBrokerRegistration", Boolean.toString(deleteTopicWithBrokerRegistration));
         map.put("kvConfigPath", kvConfigPath == null ? "" : kvConfigPath.toString());
+        map.put("aclEnable", Boolean.toString(aclEnable));
+        map.put("aclFile", aclFile.toString());
         return map;
     }
 }

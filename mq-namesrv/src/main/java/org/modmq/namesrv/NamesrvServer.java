@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.modmq.acl.AclService;
 import org.modmq.namesrv.kv.KvConfigStore;
 import org.modmq.namesrv.processor.AdminTopicProcessor;
 import org.modmq.namesrv.processor.BrokerRequestProcessor;
@@ -54,6 +55,7 @@ public final class NamesrvServer implements AutoCloseable {
     private final ExecutorService routeExecutor;
     private final ScheduledExecutorService scheduler;
     private final BrokerExpiryAgent expiryAgent;
+    private final AclService acl;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
 
     /** A server on the system clock. */
@@ -65,6 +67,8 @@ public final class NamesrvServer implements AutoCloseable {
      * @param config the settings
      * @param clock  time source for broker liveness
      * @throws java.io.UncheckedIOException if the configured KV file cannot be read
+     * @throws org.modmq.api.config.ConfigException with {@code aclEnable=true}, if the ACL file cannot be
+     *     read or does not parse
      */
     public NamesrvServer(NamesrvConfig config, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -72,7 +76,11 @@ public final class NamesrvServer implements AutoCloseable {
         this.routes = new RouteTable(clock, config.brokerChannelExpiredTime(), config.deleteTopicWithBrokerRegistration());
         KvConfigStore kv = new KvConfigStore(config.kvConfigPath());
         NamesrvSettings settings = new NamesrvSettings(config.asProperties());
+        this.acl = config.aclEnable() ? AclService.load(config.aclFile()) : null;
         this.server = new RemotingServer(RemotingServerConfig.of(config.bindAddress(), config.listenPort()));
+        if (acl != null) {
+            server.setRequestCheck(acl.requestCheck());
+        }
         this.defaultExecutor = ProcessorExecutors.bounded("NamesrvDefault", 4, 10_000);
         this.routeExecutor = ProcessorExecutors.bounded("NamesrvRoute", 4, 10_000);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -109,6 +117,9 @@ public final class NamesrvServer implements AutoCloseable {
         server.start();
         long interval = config.scanNotActiveBrokerInterval();
         scheduler.scheduleWithFixedDelay(this::scan, interval, interval, TimeUnit.MILLISECONDS);
+        if (acl != null) {
+            acl.scheduleReload(scheduler, AclService.DEFAULT_RELOAD_PERIOD);
+        }
         LOG.info("name server listening on {}", address());
         return this;
     }
@@ -165,6 +176,9 @@ public final class NamesrvServer implements AutoCloseable {
         try {
             server.close();
         } finally {
+            if (acl != null) {
+                acl.close();
+            }
             scheduler.shutdownNow();
             defaultExecutor.shutdownNow();
             routeExecutor.shutdownNow();

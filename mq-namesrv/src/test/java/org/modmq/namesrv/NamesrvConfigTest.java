@@ -72,6 +72,21 @@ class NamesrvConfigTest {
     }
 
     @Test
+    void aclIsOffByDefaultAndAServerWithAnUnusableFileDoesNotStart() throws Exception {
+        NamesrvConfig defaults = NamesrvConfig.defaults();
+        assertThat(defaults.aclEnable()).isFalse();
+        assertThat(defaults.aclFile()).isEqualTo(Path.of("conf/plain_acl.yml"));
+        NamesrvConfig on = NamesrvConfig.parse(Map.of("aclEnable", "true", "aclFile",
+                dir.resolve("absent.yml").toString(), "listenPort", "0"), w -> { });
+        assertThat(on.aclEnable()).isTrue();
+        assertThatThrownBy(() -> new NamesrvServer(on)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("absent.yml");
+        Path file = dir.resolve("namesrv-acl.conf");
+        Files.writeString(file, "listenPort=0\naclEnable=true\naclFile=" + dir.resolve("absent.yml") + "\n");
+        assertThat(NamesrvStartup.run(new String[] {"-c", file.toString()})).isEqualTo(1);
+    }
+
+    @Test
     void propertiesRoundTrip() {
         NamesrvConfig config = NamesrvConfig.defaults().withListenPort(0);
         assertThat(NamesrvConfig.parse(config.asProperties(), w -> { })).isEqualTo(config);

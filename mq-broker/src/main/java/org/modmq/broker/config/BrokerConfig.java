@@ -19,6 +19,7 @@ import org.modmq.api.config.ConfigValues;
  * @param executors request executor sizes
  * @param transactions transactional messages (check-back timing)
  * @param timer timer messages (the time wheel)
+ * @param acl ACL 1.0: whether requests are checked, and the broker's own credentials
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -27,7 +28,8 @@ import org.modmq.api.config.ConfigValues;
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
-                           ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer, ConfigValues raw, Map<String, String> effective,
+                           ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer,
+                           AccessControlConfig acl, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -41,6 +43,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(executors, "executors");
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(timer, "timer");
+        Objects.requireNonNull(acl, "acl");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

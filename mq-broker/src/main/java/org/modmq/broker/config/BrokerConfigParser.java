@@ -65,6 +65,7 @@ public final class BrokerConfigParser {
         ExecutorConfig executors = ExecutorConfig.read(reader);
         TransactionConfig transactions = TransactionConfig.read(reader);
         TimerConfig timer = TimerConfig.read(reader);
+        AccessControlConfig acl = AccessControlConfig.read(reader);
         List<String> warnings = new ArrayList<>();
         for (String key : values.keys()) {
             if (reader.consumed().contains(key)) {
@@ -79,7 +80,7 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, timer, values,
+                transactions, timer, acl, values,
                 reader.effective(), warnings, source);
     }
 }

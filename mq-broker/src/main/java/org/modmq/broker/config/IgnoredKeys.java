@@ -9,7 +9,7 @@ import java.util.Set;
 final class IgnoredKeys {
 
     static final Set<String> ROCKETMQ = Set.of(
-            "rocketmqHome", "aclEnable", "authenticationEnabled", "authorizationEnabled",
+            "rocketmqHome", "authenticationEnabled", "authorizationEnabled",
             "enablePropertyFilter", "filterSupportRetry", "filterServerNums", "enableCalcFilterBitMap",
             "transientStorePoolEnable", "transientStorePoolSize", "fastFailIfNoBufferInStorePool",
             "traceTopicEnable", "msgTraceTopicName", "traceOn",

@@ -10,6 +10,7 @@ import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.registration.NameServerRegistrationAgent;
 import org.modmq.broker.registration.RegistrationTarget;
+import org.modmq.broker.runtime.AccessControl;
 import org.modmq.broker.runtime.AckGate;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
@@ -48,6 +49,7 @@ public final class ControllerMode implements AutoCloseable {
                                      TopicConfigTable topics, Clock clock, AtomicLong registeredId) {
         master = () -> store.role().master();
         client = new RemotingClient(RemotingClientConfig.defaults());
+        client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
         RegistrationTarget base = registration.target();
         RoleHooks hooks = new RoleHooks() {
             @Override

@@ -105,10 +105,32 @@ class BrokerConfigParserTest {
 
     @Test
     void warnsAboutRocketMqKeysThatModmqIgnores() throws IOException {
-        Path file = write("aclEnable=true\ntransientStorePoolEnable=false\n");
+        Path file = write("authenticationEnabled=true\ntransientStorePoolEnable=false\n");
         BrokerConfig config = BrokerConfigParser.parse(file);
         assertThat(config.warnings()).hasSize(2);
-        assertThat(config.warnings().get(0)).contains("aclEnable", file.toString(), "ignored");
+        assertThat(config.warnings().get(0)).contains("authenticationEnabled", file.toString(), "ignored");
+    }
+
+    @Test
+    void readsTheAclKeysAndKeepsTheInnerSecretOutOfTheEffectiveConfig() throws IOException {
+        BrokerConfig off = BrokerConfigParser.parse(write("brokerName=broker-a\n"));
+        assertThat(off.acl().enabled()).isFalse();
+        assertThat(off.acl().file()).isEqualTo(Path.of("conf/plain_acl.yml"));
+        assertThat(off.acl().innerAccessKey()).isEmpty();
+
+        BrokerConfig on = BrokerConfigParser.parse(write("aclEnable=true\naclFile=/etc/modmq/acl.yml\n"
+                + "innerAccessKey=brokerInner\ninnerSecretKey=innerSecret1\n"));
+        assertThat(on.acl().enabled()).isTrue();
+        assertThat(on.acl().file()).isEqualTo(Path.of("/etc/modmq/acl.yml"));
+        assertThat(on.acl().innerAccessKey()).hasValue("brokerInner");
+        assertThat(on.acl().innerSecretKey()).hasValue("innerSecret1");
+        assertThat(on.warnings()).isEmpty();
+        assertThat(on.toPropertiesText()).contains("aclEnable=true", "innerAccessKey=brokerInner")
+                .doesNotContain("innerSecret1");
+        assertThat(on.acl().toString()).doesNotContain("innerSecret1");
+
+        assertBad("innerAccessKey=brokerInner\n", "innerSecretKey");
+        assertBad("aclEnable=yes\n", "aclEnable=yes");
     }
 
     @Test

@@ -33,6 +33,7 @@ final class CommandDispatcher {
 
     private final Map<Integer, Registration> table = new ConcurrentHashMap<>();
     private volatile Registration fallback;
+    private volatile RequestCheck check = RequestCheck.NONE;
     private final Object idleLock = new Object();
     private int inFlight;
 
@@ -44,6 +45,10 @@ final class CommandDispatcher {
     void registerDefault(RequestProcessor processor, ExecutorService executor) {
         fallback = new Registration(Objects.requireNonNull(processor, "processor"),
                 Objects.requireNonNull(executor, "executor"));
+    }
+
+    void requestCheck(RequestCheck check) {
+        this.check = Objects.requireNonNull(check, "check");
     }
 
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
@@ -67,6 +72,7 @@ final class CommandDispatcher {
     private void run(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
         CompletableFuture<RemotingCommand> future;
         try {
+            check.check(channel, request);
             future = processor.process(channel, request);
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);

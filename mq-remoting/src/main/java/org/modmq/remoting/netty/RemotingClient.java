@@ -32,6 +32,7 @@ public final class RemotingClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private volatile boolean closed;
+    private volatile OutgoingRequestHook outgoingHook = OutgoingRequestHook.NONE;
 
     /** @param config the settings; starts the I/O threads */
     public RemotingClient(RemotingClientConfig config) {
@@ -54,6 +55,14 @@ public final class RemotingClient implements AutoCloseable {
     /** Registers the processor for server requests of every code without its own processor. */
     public void registerDefaultProcessor(RequestProcessor processor, ExecutorService executor) {
         dispatcher.registerDefault(processor, executor);
+    }
+
+    /**
+     * Sets the hook run on every request this client sends (e.g. to sign it), replacing the previous
+     * one; the default sends requests unchanged.
+     */
+    public void setOutgoingRequestHook(OutgoingRequestHook hook) {
+        this.outgoingHook = Objects.requireNonNull(hook, "hook");
     }
 
     /** Adds a listener called once per closed connection, on an I/O thread; it must not block. */
@@ -116,6 +125,10 @@ public final class RemotingClient implements AutoCloseable {
     public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, Duration timeout) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(timeout, "timeout");
+        RuntimeException refused = runHook(address, request);
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
         return connect(address).whenComplete((channel, error) -> {
             if (error != null) {
                 request.releaseBody();
@@ -131,11 +144,26 @@ public final class RemotingClient implements AutoCloseable {
      */
     public CompletableFuture<Void> invokeOneway(String address, RemotingCommand request) {
         Objects.requireNonNull(request, "request");
+        RuntimeException refused = runHook(address, request);
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
         return connect(address).whenComplete((channel, error) -> {
             if (error != null) {
                 request.releaseBody();
             }
         }).thenCompose(channel -> channel.sendOneway(request));
+    }
+
+    /** Runs the outgoing hook; on failure releases the request's body and returns the failure. */
+    private RuntimeException runHook(String address, RemotingCommand request) {
+        try {
+            outgoingHook.beforeSend(address, request);
+            return null;
+        } catch (RuntimeException e) {
+            request.releaseBody();
+            return e;
+        }
     }
 
     /** @return the number of invocations awaiting a response */

@@ -92,6 +92,15 @@ public final class RemotingServer implements AutoCloseable {
     }
 
     /**
+     * Sets the check every request passes before its processor runs (see {@link RequestCheck}),
+     * replacing the previous one; the default lets everything through. Takes effect for requests
+     * that have not yet started processing.
+     */
+    public void setRequestCheck(RequestCheck check) {
+        dispatcher.requestCheck(check);
+    }
+
+    /**
      * Adds a listener called once when a client connection closes, on an I/O thread; it must not
      * block. Pending server-to-client invocations on that connection have already failed.
      */

@@ -91,6 +91,40 @@ class RemotingServerTest {
     }
 
     @Test
+    void aRefusingRequestCheckIsAnsweredAndTheProcessorDoesNotRun() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger processed = new java.util.concurrent.atomic.AtomicInteger();
+        server.registerProcessor(RequestCode.GET_KV_CONFIG, RequestProcessor.sync((channel, request) -> {
+            processed.incrementAndGet();
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null);
+        }), executor);
+        server.setRequestCheck((channel, request) -> {
+            if (!"yes".equals(request.extField("pass"))) {
+                throw new org.modmq.remoting.protocol.ResponseCodeException(ResponseCode.NO_PERMISSION, "refused");
+            }
+        });
+        RemotingCommand refused = call(RemotingCommand.request(RequestCode.GET_KV_CONFIG));
+        assertThat(refused.code()).isEqualTo(ResponseCode.NO_PERMISSION);
+        assertThat(refused.remark()).isEqualTo("refused");
+        assertThat(processed).hasValue(0);
+        RemotingCommand passed = call(RemotingCommand.request(RequestCode.GET_KV_CONFIG, Map.of("pass", "yes")));
+        assertThat(passed.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(processed).hasValue(1);
+    }
+
+    @Test
+    void theOutgoingHookAddsFieldsBeforeTheRequestIsWritten() throws Exception {
+        client.setOutgoingRequestHook((target, request) -> request.putExtField("topic", "FromHook"));
+        RemotingCommand response = call(RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC));
+        assertThat(response.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(response.extField("topic")).isEqualTo("FromHook");
+        client.setOutgoingRequestHook((target, request) -> {
+            throw new IllegalStateException("no credentials");
+        });
+        assertThat(client.invoke(address, RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC), WAIT))
+                .failsWithin(Duration.ofSeconds(5)).withThrowableThat().withMessageContaining("no credentials");
+    }
+
+    @Test
     void answersAnUnknownCodeWithRequestCodeNotSupported() throws Exception {
         RemotingCommand response = call(RemotingCommand.request(9999));
         assertThat(response.code()).isEqualTo(ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
