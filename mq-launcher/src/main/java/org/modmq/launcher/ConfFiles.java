@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
 import org.modmq.controller.ControllerConfig;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Reads {@code key=value} files and splits out the controller's part. Stateless.
@@ -39,7 +40,8 @@ final class ConfFiles {
 
     /**
      * Splits {@code values} into the server's own keys and the controller's keys
-     * ({@link ControllerConfig#KEYS}), taking out {@value #ENABLE_CONTROLLER}.
+     * ({@link ControllerConfig#KEYS}), taking out {@value #ENABLE_CONTROLLER}; the remoting bounds
+     * ({@link RemotingServerKeys#KEYS}) go to both.
      */
     static Split split(Map<String, String> values) {
         Map<String, String> own = new TreeMap<>();
@@ -48,6 +50,10 @@ final class ConfFiles {
         for (Map.Entry<String, String> entry : values.entrySet()) {
             if (entry.getKey().equals(ENABLE_CONTROLLER)) {
                 enable = entry.getValue().trim();
+            } else if (RemotingServerKeys.KEYS.contains(entry.getKey())) {
+                // The remoting bounds hold for both ports of the process.
+                own.put(entry.getKey(), entry.getValue());
+                controller.put(entry.getKey(), entry.getValue());
             } else if (ControllerConfig.KEYS.contains(entry.getKey())) {
                 controller.put(entry.getKey(), entry.getValue());
             } else {

@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.namesrv.processor.RequestLimits;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Settings of the name server, read from {@code namesrv.conf} ({@code key=value} lines, RocketMQ's
@@ -38,6 +40,8 @@ import org.modmq.api.config.ConfigValues;
  *     memory (RocketMQ defaults to {@code ~/namesrv/kvConfig.json})</td></tr>
  * </table>
  *
+ * <p>Also the remoting bounds of {@link RemotingServerKeys} and the request bounds of {@link RequestLimits}.
+ *
  * <p>An unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is
  * reported as a warning.
  *
@@ -50,15 +54,16 @@ import org.modmq.api.config.ConfigValues;
  * @param enableTopicList                   whether cluster and unit topic lists are served
  * @param deleteTopicWithBrokerRegistration whether full registrations delete unlisted topics
  * @param kvConfigPath                      KV file, or null for memory only
+ * @param remoting                          bounds of the remoting port (frames, connections, idle time)
+ * @param limits                            what one write request may carry
  */
 public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActiveBrokerInterval,
                             long brokerChannelExpiredTime, boolean orderMessageEnable, boolean enableAllTopicList,
-                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath) {
+                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath,
+                            RemotingServerKeys.Limits remoting, RequestLimits limits) {
 
     /** Keys this record reads. */
-    public static final Set<String> KEYS = Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
-            "brokerChannelExpiredTime", "orderMessageEnable", "enableAllTopicList", "enableTopicList",
-            "deleteTopicWithBrokerRegistration", "kvConfigPath");
+    public static final Set<String> KEYS = keys();
 
     /** RocketMQ name-server keys that are accepted and ignored, with a warning. */
     public static final Set<String> IGNORED_ROCKETMQ_KEYS = Set.of("rocketmqHome", "configStorePath",
@@ -67,14 +72,25 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
             "configBlackList", "returnOrderTopicConfigToBroker", "clientRequestThreadPoolNums",
             "defaultThreadPoolNums", "clientRequestThreadPoolQueueCapacity", "defaultThreadPoolQueueCapacity",
             "serverWorkerThreads", "serverCallbackExecutorThreads", "serverSelectorThreads",
-            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
+            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "writeBufferHighWaterMark", "writeBufferLowWaterMark",
             "serverSocketBacklog", "serverPooledByteBufAllocatorEnable", "useEpollNativeSelector",
             "enableShutdownGracefully", "shutdownWaitTimeSeconds");
 
+    private static Set<String> keys() {
+        Set<String> keys = new TreeSet<>(Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
+                "brokerChannelExpiredTime", "orderMessageEnable", "enableAllTopicList", "enableTopicList",
+                "deleteTopicWithBrokerRegistration", "kvConfigPath"));
+        keys.addAll(RemotingServerKeys.KEYS);
+        keys.addAll(RequestLimits.KEYS);
+        return Set.copyOf(keys);
+    }
+
     /** Validates every value. */
     public NamesrvConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(remoting, "remoting");
+        Objects.requireNonNull(limits, "limits");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listenPort=" + listenPort + " is not in 0..65535");
         }
@@ -113,6 +129,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         }
         ConfigValues config = ConfigValues.of(values);
         String kvPath = config.string("kvConfigPath", "");
+        RemotingServerKeys.Limits remoting = RemotingServerKeys.parse(config::get, "namesrv configuration");
+        RequestLimits limits = RequestLimits.parse(config::get, remoting.maxFrameBytes());
         return new NamesrvConfig(
                 config.intValue("listenPort", 9876),
                 config.string("bindAddress", "127.0.0.1"),
@@ -122,7 +140,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 config.bool("enableAllTopicList", true),
                 config.bool("enableTopicList", true),
                 config.bool("deleteTopicWithBrokerRegistration", false),
-                kvPath.isBlank() ? null : Path.of(kvPath));
+                kvPath.isBlank() ? null : Path.of(kvPath), remoting, limits);
     }
 
     /**
@@ -152,7 +170,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     public NamesrvConfig withListenPort(int port) {
         return new NamesrvConfig(port, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath);
+                kvConfigPath, remoting, limits);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */
@@ -167,6 +185,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         map.put("enableTopicList", Boolean.toString(enableTopicList));
         map.put("deleteTopicWithBrokerRegistration", Boolean.toString(deleteTopicWithBrokerRegistration));
         map.put("kvConfigPath", kvConfigPath == null ? "" : kvConfigPath.toString());
+        map.putAll(remoting.asProperties());
+        map.putAll(limits.asProperties());
         return map;
     }
 }

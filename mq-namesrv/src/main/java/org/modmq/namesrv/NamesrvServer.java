@@ -21,7 +21,6 @@ import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
-import org.modmq.remoting.netty.RemotingServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +71,7 @@ public final class NamesrvServer implements AutoCloseable {
         this.routes = new RouteTable(clock, config.brokerChannelExpiredTime(), config.deleteTopicWithBrokerRegistration());
         KvConfigStore kv = new KvConfigStore(config.kvConfigPath());
         NamesrvSettings settings = new NamesrvSettings(config.asProperties());
-        this.server = new RemotingServer(RemotingServerConfig.of(config.bindAddress(), config.listenPort()));
+        this.server = new RemotingServer(config.remoting().serverConfig(config.bindAddress(), config.listenPort()));
         this.defaultExecutor = ProcessorExecutors.bounded("NamesrvDefault", 4, 10_000);
         this.routeExecutor = ProcessorExecutors.bounded("NamesrvRoute", 4, 10_000);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -85,11 +84,11 @@ public final class NamesrvServer implements AutoCloseable {
                 remoting.close();
             }
         });
-        new BrokerRequestProcessor(routes, kv).registerOn(server, defaultExecutor);
+        new BrokerRequestProcessor(routes, kv, config.limits()).registerOn(server, defaultExecutor);
         new RouteRequestProcessor(routes, kv, settings).registerOn(server, routeExecutor);
         new TopicListProcessor(routes, settings).registerOn(server, defaultExecutor);
-        new AdminTopicProcessor(routes).registerOn(server, defaultExecutor);
-        new KvConfigProcessor(kv).registerOn(server, defaultExecutor);
+        new AdminTopicProcessor(routes, config.limits()).registerOn(server, defaultExecutor);
+        new KvConfigProcessor(kv, config.limits()).registerOn(server, defaultExecutor);
         new NamesrvConfigProcessor(settings).registerOn(server, defaultExecutor);
         server.addChannelCloseListener(this::onChannelClosed);
     }
