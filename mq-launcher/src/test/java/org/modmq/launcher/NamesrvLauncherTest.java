@@ -27,6 +27,9 @@ class NamesrvLauncherTest {
                 "remotingMaxConnections", "500", "controllerDLegerPeers", "n0-127.0.0.1:9878"));
         assertThat(split.own()).containsEntry("remotingMaxConnections", "500");
         assertThat(split.controller()).containsEntry("remotingMaxConnections", "500");
+        ConfFiles.Split alone = ConfFiles.split(Map.of("remotingMaxConnections", "500"));
+        assertThat(alone.own()).containsEntry("remotingMaxConnections", "500");
+        assertThat(alone.controller()).isEmpty();
     }
 
     @Test

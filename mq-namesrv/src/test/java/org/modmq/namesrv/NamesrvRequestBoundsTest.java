@@ -120,8 +120,8 @@ class NamesrvRequestBoundsTest {
                 Map.of("topic", "t".repeat(256))).withBody("{\"queueDatas\":[]}".getBytes(StandardCharsets.UTF_8)));
         assertThat(topic.code()).isEqualTo(ResponseCode.INVALID_PARAMETER);
         RemotingCommand badQueues = call(RemotingCommand.request(RequestCode.REGISTER_TOPIC_IN_NAMESRV,
-                Map.of("topic", "T")).withBody("{\"queueDatas\":[{\"brokerName\":\"b\",\"perm\":6,\"readQueueNums\":-4,"
-                + "\"topicSysFlag\":0,\"writeQueueNums\":4}]}".getBytes(StandardCharsets.UTF_8)));
+                Map.of("topic", "T")).withBody(("{\"queueDatas\":[{\"brokerName\":\"b\",\"perm\":6,\"readQueueNums\":-4,"
+                + "\"topicSysFlag\":0,\"writeQueueNums\":4}]}").getBytes(StandardCharsets.UTF_8)));
         assertThat(badQueues.code()).isEqualTo(ResponseCode.INVALID_PARAMETER);
     }
 
