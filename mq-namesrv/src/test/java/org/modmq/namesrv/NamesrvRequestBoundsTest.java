@@ -97,6 +97,19 @@ class NamesrvRequestBoundsTest {
     }
 
     @Test
+    void brokersBeyondTheBoundAreRefusedWhileLiveOnesMayRegisterAgain() {
+        start("registrationMaxBrokers", "1");
+        // One topic alone would be an incremental registration, which needs a full one first.
+        RemotingCommand first = call(registration(ADDR, 0, body(2, null)));
+        assertThat(first.code()).as(first.remark()).isEqualTo(ResponseCode.SUCCESS);
+        RemotingCommand second = call(registration("127.0.0.1:20921", 0, body(2, null)));
+        assertThat(second.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(second.remark()).contains("registrationMaxBrokers=1");
+        assertThat(call(registration(ADDR, 0, body(3, null))).code()).as("again").isEqualTo(ResponseCode.SUCCESS);
+        assertThat(namesrv.liveBrokerCount()).isEqualTo(1);
+    }
+
+    @Test
     void kvConfigAndTopicRegistrationAreBounded() {
         start("kvConfigMaxEntries", "2", "kvConfigMaxValueLength", "16");
         RemotingCommand tooLong = call(RemotingCommand.request(RequestCode.PUT_KV_CONFIG,
@@ -128,7 +141,7 @@ class NamesrvRequestBoundsTest {
     @Test
     void badBoundsStopStartUpNamingTheKey() {
         for (String[] bad : new String[][] {{"registrationMaxTopics", "0"}, {"registrationMaxBodyBytes", "abc"},
-            {"kvConfigMaxEntries", "-1"}, {"remotingMaxConnections", "0"}, {"remotingMaxFrameBytes", "1024"},
+            {"kvConfigMaxEntries", "-1"}, {"registrationMaxBrokers", "0"}, {"remotingMaxConnections", "0"}, {"remotingMaxFrameBytes", "1024"},
             {"remotingFrameReceiveTimeoutMillis", "-1"}, {"serverChannelMaxIdleTimeSeconds", "x"},
             {"remotingMaxPendingFrameBytes", "1048576"}}) {
             assertThatThrownBy(() -> NamesrvConfig.parse(Map.of(bad[0], bad[1]), w -> { }))

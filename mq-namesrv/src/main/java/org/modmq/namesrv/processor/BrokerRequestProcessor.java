@@ -45,12 +45,14 @@ public final class BrokerRequestProcessor {
     private final RouteTable routes;
     private final KvConfigStore kv;
     private final RegistrationCheck check;
+    private final int maxBrokers;
 
     /** @param limits what one registration may carry; a registration beyond them is refused whole */
     public BrokerRequestProcessor(RouteTable routes, KvConfigStore kv, RequestLimits limits) {
         this.routes = Objects.requireNonNull(routes, "routes");
         this.kv = Objects.requireNonNull(kv, "kv");
         this.check = new RegistrationCheck(limits);
+        this.maxBrokers = limits.maxBrokers();
     }
 
     /** Registers this processor's codes on {@code server}, to run on {@code executor}. */
@@ -116,6 +118,10 @@ public final class BrokerRequestProcessor {
         problem = check.bodyProblem(decoded);
         if (problem.isPresent()) {
             return refuse(request, brokerAddr, problem.get());
+        }
+        if (routes.liveBrokerCount() >= maxBrokers && routes.liveInfo(clusterName, brokerAddr).isEmpty()) {
+            return refuse(request, brokerAddr, routes.liveBrokerCount() + " brokers are live, "
+                    + RequestLimits.MAX_BROKERS + "=" + maxBrokers);
         }
         TopicConfigSerializeWrapper topics = decoded.topicConfigSerializeWrapper() != null
                 ? decoded.topicConfigSerializeWrapper() : new TopicConfigSerializeWrapper(DataVersion.ZERO, Map.of());

@@ -20,6 +20,8 @@ import org.modmq.api.config.ConfigException;
  *     REGISTER_BROKER body, checked before it is parsed</td></tr>
  * <tr><td>{@code registrationMaxNameLength}</td><td>255</td><td>characters of a topic, cluster, broker or
  *     zone name and of an address in a registration (RocketMQ's longest topic: a retry topic, 255)</td></tr>
+ * <tr><td>{@code registrationMaxBrokers}</td><td>10000</td><td>live brokers; a registration of a broker not
+ *     yet live beyond them is refused (concurrent first registrations may pass it by a few)</td></tr>
  * <tr><td>{@code kvConfigMaxEntries}</td><td>100000</td><td>KV pairs over all namespaces (PUT_KV_CONFIG)</td></tr>
  * <tr><td>{@code kvConfigMaxValueLength}</td><td>65536</td><td>characters of one KV value; a namespace or
  *     key has at most {@code registrationMaxNameLength}</td></tr>
@@ -30,18 +32,20 @@ import org.modmq.api.config.ConfigException;
  * @param maxNameLength characters of one name or address
  * @param kvMaxEntries KV pairs in all
  * @param kvMaxValueLength characters of one KV value
+ * @param maxBrokers live brokers
  */
 public record RequestLimits(int maxTopics, int maxBodyBytes, int maxNameLength, int kvMaxEntries,
-                            int kvMaxValueLength) {
+                            int kvMaxValueLength, int maxBrokers) {
 
     public static final String MAX_TOPICS = "registrationMaxTopics";
     public static final String MAX_BODY_BYTES = "registrationMaxBodyBytes";
     public static final String MAX_NAME_LENGTH = "registrationMaxNameLength";
     public static final String KV_MAX_ENTRIES = "kvConfigMaxEntries";
     public static final String KV_MAX_VALUE_LENGTH = "kvConfigMaxValueLength";
+    public static final String MAX_BROKERS = "registrationMaxBrokers";
     /** Every key of this record. */
     public static final Set<String> KEYS = Set.of(MAX_TOPICS, MAX_BODY_BYTES, MAX_NAME_LENGTH, KV_MAX_ENTRIES,
-            KV_MAX_VALUE_LENGTH);
+            KV_MAX_VALUE_LENGTH, MAX_BROKERS);
 
     /** Validates every value. */
     public RequestLimits {
@@ -50,6 +54,7 @@ public record RequestLimits(int maxTopics, int maxBodyBytes, int maxNameLength, 
         check(MAX_NAME_LENGTH, maxNameLength, 64, 65_535);
         check(KV_MAX_ENTRIES, kvMaxEntries, 1, 100_000_000);
         check(KV_MAX_VALUE_LENGTH, kvMaxValueLength, 1, 16 * 1024 * 1024);
+        check(MAX_BROKERS, maxBrokers, 1, 10_000_000);
     }
 
     /**
@@ -62,7 +67,7 @@ public record RequestLimits(int maxTopics, int maxBodyBytes, int maxNameLength, 
     public static RequestLimits parse(Function<String, Optional<String>> values, int maxFrameBytes) {
         return new RequestLimits(intValue(values, MAX_TOPICS, 500_000), intValue(values, MAX_BODY_BYTES, maxFrameBytes),
                 intValue(values, MAX_NAME_LENGTH, 255), intValue(values, KV_MAX_ENTRIES, 100_000),
-                intValue(values, KV_MAX_VALUE_LENGTH, 65_536));
+                intValue(values, KV_MAX_VALUE_LENGTH, 65_536), intValue(values, MAX_BROKERS, 10_000));
     }
 
     /** The defaults for a port whose frames are at most {@code maxFrameBytes}. */
@@ -78,6 +83,7 @@ public record RequestLimits(int maxTopics, int maxBodyBytes, int maxNameLength, 
         map.put(MAX_NAME_LENGTH, Integer.toString(maxNameLength));
         map.put(KV_MAX_ENTRIES, Integer.toString(kvMaxEntries));
         map.put(KV_MAX_VALUE_LENGTH, Integer.toString(kvMaxValueLength));
+        map.put(MAX_BROKERS, Integer.toString(maxBrokers));
         return map;
     }
 
