@@ -41,6 +41,7 @@ import org.modmq.broker.registration.RegistrationTarget;
 import org.modmq.broker.runtime.AccessControl;
 import org.modmq.broker.runtime.AckGate;
 import org.modmq.broker.runtime.BrokerRuntime;
+import org.modmq.broker.runtime.LiveBrokerConfig;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
@@ -49,7 +50,6 @@ import org.modmq.broker.slave.SlaveSyncSettings;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
-import org.modmq.remoting.netty.RemotingServerConfig;
 import org.modmq.remoting.netty.RequestCheck;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.MessageStore;
@@ -147,9 +147,14 @@ public final class BrokerServer implements AutoCloseable {
         BrokerLoad load = new BrokerLoad(config.consume().readOffloadSendQueueDepth(),
                 config.consume().readOffloadCpuRatio(), BrokerLoad.jvmProcessCpu());
         scheduler.scheduleAtFixedRate(() -> guarded("sample load", load::doWork), 1, 1, TimeUnit.SECONDS);
+        LiveBrokerConfig live = new LiveBrokerConfig(config, clock);
+        live.addListener(changed -> {
+            metadata.topics().autoCreateTopicEnable(changed.topics().autoCreateTopicEnable());
+            metadata.subscriptionGroups().autoCreate(changed.topics().autoCreateSubscriptionGroup());
+        });
         runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock),
                 controllerMode == null ? AckGate.OPEN : controllerMode.ackGate(), load,
-                new AtomicLong(config.identity().brokerId()));
+                new AtomicLong(config.identity().brokerId()), live);
 
         StoreBinding store = storeFactory.open(runtime);
         shutdown.at(ShutdownSequence.Step.STORE, store);
@@ -159,7 +164,8 @@ public final class BrokerServer implements AutoCloseable {
         Optional<AclService> acl = AccessControl.open(config.acl(), scheduler);
         aclService = acl.orElse(null);
         RequestCheck check = acl.map(AclService::requestCheck).orElse(RequestCheck.NONE);
-        RemotingServer remoting = new RemotingServer(RemotingServerConfig.of(identity.ip1(), identity.listenPort()));
+        RemotingServer remoting = new RemotingServer(config.remoting().serverConfig(identity.ip1(),
+                identity.listenPort()));
         remoting.setRequestCheck(check);
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
@@ -186,6 +192,18 @@ public final class BrokerServer implements AutoCloseable {
         shutdown.at(ShutdownSequence.Step.UNREGISTER, () -> agent.unregisterAll(Duration.ofSeconds(3)));
         shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
         registration = agent;
+        live.addListener(changed -> {
+            int permission = changed.identity().permission();
+            RegistrationTarget now = agent.target();
+            if (now.permission() != permission) {
+                agent.retarget(now.withPermission(permission));
+                // RocketMQ registers again at once so that routes show the new permission; in controller
+                // mode the registration runs only while the role hooks allow it, so the next one carries it.
+                if (controllerMode == null) {
+                    agent.registerAll();
+                }
+            }
+        });
         Supplier<Optional<String>> masterAddress;
         if (controllerMode == null) {
             agent.start();
@@ -234,7 +252,7 @@ public final class BrokerServer implements AutoCloseable {
         if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
             return;
         }
-        RemotingServer vip = new RemotingServer(RemotingServerConfig.of(identity.ip1(), port));
+        RemotingServer vip = new RemotingServer(config.remoting().serverConfig(identity.ip1(), port));
         vip.setRequestCheck(check);
         vip.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);

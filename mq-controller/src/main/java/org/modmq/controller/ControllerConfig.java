@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Settings of one controller peer, read from {@code controller.conf} ({@code key=value}; RocketMQ's
@@ -46,7 +47,8 @@ import org.modmq.api.config.ConfigValues;
  * <tr><td>{@code controllerRequestThreadPoolQueueCapacity}</td><td>10000</td><td>queued requests (RocketMQ: 50000)</td></tr>
  * </table>
  *
- * <p>An unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is a warning.
+ * <p>Also the remoting bounds of {@link RemotingServerKeys}. An unknown key is a {@link ConfigException}
+ * naming it; a RocketMQ key that modmq ignores is a warning.
  *
  * @param group                       {@code controllerDLegerGroup}
  * @param peers                       every peer, in the order configured
@@ -63,23 +65,20 @@ import org.modmq.api.config.ConfigValues;
  * @param writeTimeoutMills           ms, positive
  * @param threadPoolNums              positive
  * @param queueCapacity               positive
+ * @param remoting                    bounds of the remoting port (frames, connections, idle time)
  */
 public record ControllerConfig(String group, List<ControllerPeer> peers, String selfId, Path storePath,
                                boolean enableElectUncleanMaster, boolean notifyBrokerRoleChanged,
                                long scanNotActiveBrokerInterval, int electMasterMaxRetryCount,
                                long brokerHeartbeatTimeoutMills, long raftElectionTimeoutMin, long raftElectionTimeoutMax,
-                               long snapshotThreshold, long writeTimeoutMills, int threadPoolNums, int queueCapacity) {
+                               long snapshotThreshold, long writeTimeoutMills, int threadPoolNums, int queueCapacity,
+                               RemotingServerKeys.Limits remoting) {
 
     /** The remoting port of a controller alone (RocketMQ's 9878). */
     public static final int DEFAULT_PORT = 9878;
 
     /** Keys this record reads. */
-    public static final Set<String> KEYS = Set.of("controllerDLegerGroup", "controllerDLegerPeers",
-            "controllerDLegerSelfId", "controllerRaftPeers", "controllerStorePath", "enableElectUncleanMaster",
-            "notifyBrokerRoleChanged", "scanNotActiveBrokerInterval", "electMasterMaxRetryCount",
-            "brokerHeartbeatTimeoutMills", "raftElectionTimeoutMin", "raftElectionTimeoutMax",
-            "controllerSnapshotThreshold", "controllerWriteTimeoutMills", "controllerThreadPoolNums",
-            "controllerRequestThreadPoolQueueCapacity");
+    public static final Set<String> KEYS = keys();
 
     /** RocketMQ controller keys that are accepted and ignored, with a warning. */
     public static final Set<String> IGNORED_ROCKETMQ_KEYS = Set.of("rocketmqHome", "configStorePath", "controllerType",
@@ -90,13 +89,25 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
             "metricsInDelta", "configBlackList", "jRaftGroupId", "jRaftServerId", "jRaftAddress", "jRaftInitConf",
             "jRaftControllerRPCAddr", "jRaftElectionTimeoutMs", "jRaftScanWaitTimeoutMs", "jRaftSnapshotIntervalSecs",
             "listenPort", "serverWorkerThreads", "serverCallbackExecutorThreads", "serverSelectorThreads",
-            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
+            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "serverPooledByteBufAllocatorEnable",
             "useEpollNativeSelector");
+
+    private static Set<String> keys() {
+        Set<String> keys = new TreeSet<>(Set.of("controllerDLegerGroup", "controllerDLegerPeers",
+                "controllerDLegerSelfId", "controllerRaftPeers", "controllerStorePath", "enableElectUncleanMaster",
+                "notifyBrokerRoleChanged", "scanNotActiveBrokerInterval", "electMasterMaxRetryCount",
+                "brokerHeartbeatTimeoutMills", "raftElectionTimeoutMin", "raftElectionTimeoutMax",
+                "controllerSnapshotThreshold", "controllerWriteTimeoutMills", "controllerThreadPoolNums",
+                "controllerRequestThreadPoolQueueCapacity"));
+        keys.addAll(RemotingServerKeys.KEYS);
+        return Set.copyOf(keys);
+    }
 
     /** Validates every value. */
     public ControllerConfig {
         Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(remoting, "remoting");
         peers = List.copyOf(peers);
         Objects.requireNonNull(selfId, "selfId");
         Objects.requireNonNull(storePath, "storePath");
@@ -173,7 +184,8 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
                 config.longValue("controllerSnapshotThreshold", 1000),
                 config.longValue("controllerWriteTimeoutMills", 5000),
                 config.intValue("controllerThreadPoolNums", 4),
-                config.intValue("controllerRequestThreadPoolQueueCapacity", 10_000));
+                config.intValue("controllerRequestThreadPoolQueueCapacity", 10_000),
+                RemotingServerKeys.parse(config::get, "controller configuration"));
     }
 
     /**
@@ -209,7 +221,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         return new ControllerConfig(group, peers, selfId, base.resolve(storePath), enableElectUncleanMaster,
                 notifyBrokerRoleChanged, scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills,
                 raftElectionTimeoutMin, raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums,
-                queueCapacity);
+                queueCapacity, remoting);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key, as {@code GET_CONTROLLER_CONFIG} lists them. */
@@ -231,6 +243,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         map.put("controllerWriteTimeoutMills", Long.toString(writeTimeoutMills));
         map.put("controllerThreadPoolNums", Integer.toString(threadPoolNums));
         map.put("controllerRequestThreadPoolQueueCapacity", Integer.toString(queueCapacity));
+        map.putAll(remoting.asProperties());
         return map;
     }
 

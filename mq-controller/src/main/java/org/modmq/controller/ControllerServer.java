@@ -40,7 +40,6 @@ import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
-import org.modmq.remoting.netty.RemotingServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +113,7 @@ public final class ControllerServer implements AutoCloseable {
         MasterElections elections = new MasterElections(context, policy, leaseRule, notifier);
         this.agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         ControllerPeer self = config.self();
-        this.server = new RemotingServer(RemotingServerConfig.of(self.remotingHost(), self.remotingPort()));
+        this.server = new RemotingServer(config.remoting().serverConfig(self.remotingHost(), self.remotingPort()));
         this.requestExecutor = ProcessorExecutors.bounded("ControllerRequest", config.threadPoolNums(), config.queueCapacity());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ControllerAgent-" + config.selfId());

@@ -59,6 +59,18 @@ class ControllerConfigTest {
     }
 
     @Test
+    void readsTheRemotingBoundsAndRefusesBadOnes() {
+        ControllerConfig config = ControllerConfig.parse(Map.of("remotingMaxConnections", "100",
+                "remotingFrameReceiveTimeoutMillis", "0", "serverChannelMaxIdleTimeSeconds", "60"), w -> { });
+        assertThat(config.remoting().maxConnections()).isEqualTo(100);
+        assertThat(config.remoting().frameReceiveTimeout()).isZero();
+        assertThat(config.remoting().idleSeconds()).isEqualTo(60);
+        assertThat(config.asProperties()).containsEntry("remotingMaxConnections", "100");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("remotingMaxFrameBytes", "2000000000"), w -> { }))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("remotingMaxFrameBytes=2000000000");
+    }
+
+    @Test
     void warnsAboutRocketMqKeysItIgnores() {
         List<String> warnings = new ArrayList<>();
         ControllerConfig.parse(Map.of("controllerType", "DLedger", "mappedFileSize", "1024"), warnings::add);

@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
 import org.modmq.controller.ControllerConfig;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Reads {@code key=value} files and splits out the controller's part. Stateless.
@@ -39,15 +40,20 @@ final class ConfFiles {
 
     /**
      * Splits {@code values} into the server's own keys and the controller's keys
-     * ({@link ControllerConfig#KEYS}), taking out {@value #ENABLE_CONTROLLER}.
+     * ({@link ControllerConfig#KEYS}), taking out {@value #ENABLE_CONTROLLER}; the remoting bounds
+     * ({@link RemotingServerKeys#KEYS}) are the server's and, with a controller enabled, its too.
      */
     static Split split(Map<String, String> values) {
         Map<String, String> own = new TreeMap<>();
         Map<String, String> controller = new TreeMap<>();
+        Map<String, String> shared = new TreeMap<>();
         String enable = null;
         for (Map.Entry<String, String> entry : values.entrySet()) {
             if (entry.getKey().equals(ENABLE_CONTROLLER)) {
                 enable = entry.getValue().trim();
+            } else if (RemotingServerKeys.KEYS.contains(entry.getKey())) {
+                own.put(entry.getKey(), entry.getValue());
+                shared.put(entry.getKey(), entry.getValue());
             } else if (ControllerConfig.KEYS.contains(entry.getKey())) {
                 controller.put(entry.getKey(), entry.getValue());
             } else {
@@ -61,6 +67,10 @@ final class ConfFiles {
             } else if (!enable.equalsIgnoreCase("false")) {
                 throw new ConfigException(ENABLE_CONTROLLER + "=" + enable + " is not one of [true, false]");
             }
+        }
+        if (enabled) {
+            // The remoting bounds hold for both ports of the process.
+            controller.putAll(shared);
         }
         return new Split(own, controller, enabled);
     }

@@ -22,6 +22,17 @@ class NamesrvLauncherTest {
     }
 
     @Test
+    void remotingBoundsGoToTheNameServerAndTheControllerBeside() {
+        ConfFiles.Split split = ConfFiles.split(Map.of("enableControllerInNamesrv", "true",
+                "remotingMaxConnections", "500", "controllerDLegerPeers", "n0-127.0.0.1:9878"));
+        assertThat(split.own()).containsEntry("remotingMaxConnections", "500");
+        assertThat(split.controller()).containsEntry("remotingMaxConnections", "500");
+        ConfFiles.Split alone = ConfFiles.split(Map.of("remotingMaxConnections", "500"));
+        assertThat(alone.own()).containsEntry("remotingMaxConnections", "500");
+        assertThat(alone.controller()).isEmpty();
+    }
+
+    @Test
     void printsSettingsAndRefusesBadArguments() {
         assertThat(NamesrvLauncher.run(new String[] {"-p"})).isZero();
         assertThat(NamesrvLauncher.run(new String[] {"-x"})).isEqualTo(1);

@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.namesrv.processor.RequestLimits;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Settings of the name server, read from {@code namesrv.conf} ({@code key=value} lines, RocketMQ's
@@ -42,6 +44,8 @@ import org.modmq.api.config.ConfigValues;
  *     they change</td></tr>
  * </table>
  *
+ * <p>Also the remoting bounds of {@link RemotingServerKeys} and the request bounds of {@link RequestLimits}.
+ *
  * <p>An unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is
  * reported as a warning.
  *
@@ -56,16 +60,17 @@ import org.modmq.api.config.ConfigValues;
  * @param kvConfigPath                      KV file, or null for memory only
  * @param aclEnable                         whether requests are checked against {@code aclFile}
  * @param aclFile                           the {@code plain_acl.yml} read when {@code aclEnable} is true
+ * @param remoting                          bounds of the remoting port (frames, connections, idle time)
+ * @param limits                            what one write request may carry
  */
 public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActiveBrokerInterval,
                             long brokerChannelExpiredTime, boolean orderMessageEnable, boolean enableAllTopicList,
                             boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath,
-                            boolean aclEnable, Path aclFile) {
+                            boolean aclEnable, Path aclFile, RemotingServerKeys.Limits remoting,
+                            RequestLimits limits) {
 
     /** Keys this record reads. */
-    public static final Set<String> KEYS = Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
-            "brokerChannelExpiredTime", "orderMessageEnable", "enableAllTopicList", "enableTopicList",
-            "deleteTopicWithBrokerRegistration", "kvConfigPath", "aclEnable", "aclFile");
+    public static final Set<String> KEYS = keys();
 
     /** Where {@code aclFile} points by default, relative to the working directory (the distribution's). */
     public static final String DEFAULT_ACL_FILE = "conf/plain_acl.yml";
@@ -77,15 +82,26 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
             "configBlackList", "returnOrderTopicConfigToBroker", "clientRequestThreadPoolNums",
             "defaultThreadPoolNums", "clientRequestThreadPoolQueueCapacity", "defaultThreadPoolQueueCapacity",
             "serverWorkerThreads", "serverCallbackExecutorThreads", "serverSelectorThreads",
-            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
+            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "writeBufferHighWaterMark", "writeBufferLowWaterMark",
             "serverSocketBacklog", "serverPooledByteBufAllocatorEnable", "useEpollNativeSelector",
             "enableShutdownGracefully", "shutdownWaitTimeSeconds");
+
+    private static Set<String> keys() {
+        Set<String> keys = new TreeSet<>(Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
+                "brokerChannelExpiredTime", "orderMessageEnable", "enableAllTopicList", "enableTopicList",
+                "deleteTopicWithBrokerRegistration", "kvConfigPath", "aclEnable", "aclFile"));
+        keys.addAll(RemotingServerKeys.KEYS);
+        keys.addAll(RequestLimits.KEYS);
+        return Set.copyOf(keys);
+    }
 
     /** Validates every value. */
     public NamesrvConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(aclFile, "aclFile");
+        Objects.requireNonNull(remoting, "remoting");
+        Objects.requireNonNull(limits, "limits");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listenPort=" + listenPort + " is not in 0..65535");
         }
@@ -125,6 +141,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         ConfigValues config = ConfigValues.of(values);
         String kvPath = config.string("kvConfigPath", "");
         String aclFile = config.string("aclFile", "");
+        RemotingServerKeys.Limits remoting = RemotingServerKeys.parse(config::get, "namesrv configuration");
+        RequestLimits limits = RequestLimits.parse(config::get, remoting.maxFrameBytes());
         return new NamesrvConfig(
                 config.intValue("listenPort", 9876),
                 config.string("bindAddress", "127.0.0.1"),
@@ -136,7 +154,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 config.bool("deleteTopicWithBrokerRegistration", false),
                 kvPath.isBlank() ? null : Path.of(kvPath),
                 config.bool("aclEnable", false),
-                Path.of(aclFile.isBlank() ? DEFAULT_ACL_FILE : aclFile.trim()));
+                Path.of(aclFile.isBlank() ? DEFAULT_ACL_FILE : aclFile.trim()), remoting, limits);
     }
 
     /**
@@ -166,14 +184,14 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     public NamesrvConfig withListenPort(int port) {
         return new NamesrvConfig(port, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath, aclEnable, aclFile);
+                kvConfigPath, aclEnable, aclFile, remoting, limits);
     }
 
     /** A copy with ACL 1.0 on or off, reading {@code file}. */
     public NamesrvConfig withAcl(boolean enable, Path file) {
         return new NamesrvConfig(listenPort, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath, enable, file);
+                kvConfigPath, enable, file, remoting, limits);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */
@@ -190,6 +208,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         map.put("kvConfigPath", kvConfigPath == null ? "" : kvConfigPath.toString());
         map.put("aclEnable", Boolean.toString(aclEnable));
         map.put("aclFile", aclFile.toString());
+        map.putAll(remoting.asProperties());
+        map.putAll(limits.asProperties());
         return map;
     }
 }

@@ -22,7 +22,6 @@ import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
-import org.modmq.remoting.netty.RemotingServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +76,7 @@ public final class NamesrvServer implements AutoCloseable {
         KvConfigStore kv = new KvConfigStore(config.kvConfigPath());
         NamesrvSettings settings = new NamesrvSettings(config.asProperties());
         this.acl = config.aclEnable() ? AclService.load(config.aclFile()) : null;
-        this.server = new RemotingServer(RemotingServerConfig.of(config.bindAddress(), config.listenPort()));
+        this.server = new RemotingServer(config.remoting().serverConfig(config.bindAddress(), config.listenPort()));
         if (acl != null) {
             server.setRequestCheck(acl.requestCheck());
         }
@@ -93,11 +92,11 @@ public final class NamesrvServer implements AutoCloseable {
                 remoting.close();
             }
         });
-        new BrokerRequestProcessor(routes, kv).registerOn(server, defaultExecutor);
+        new BrokerRequestProcessor(routes, kv, config.limits()).registerOn(server, defaultExecutor);
         new RouteRequestProcessor(routes, kv, settings).registerOn(server, routeExecutor);
         new TopicListProcessor(routes, settings).registerOn(server, defaultExecutor);
-        new AdminTopicProcessor(routes).registerOn(server, defaultExecutor);
-        new KvConfigProcessor(kv).registerOn(server, defaultExecutor);
+        new AdminTopicProcessor(routes, config.limits()).registerOn(server, defaultExecutor);
+        new KvConfigProcessor(kv, config.limits()).registerOn(server, defaultExecutor);
         new NamesrvConfigProcessor(settings).registerOn(server, defaultExecutor);
         server.addChannelCloseListener(this::onChannelClosed);
     }

@@ -16,7 +16,8 @@ import org.modmq.api.message.DelayLevels;
  * @param commitLogSegmentSize {@code mappedFileSizeCommitLog}, bytes, a multiple of 4096 (default 1 GiB)
  * @param consumeQueueEntries entries per ConsumeQueue file: {@code mappedFileSizeConsumeQueue} / 20
  *     (default 300000); the file is rounded up to a multiple of 4096 bytes
- * @param maxMessageSize {@code maxMessageSize}, bytes of one stored record (default 4 MiB)
+ * @param maxMessageSize {@code maxMessageSize}, bytes of one message body (default 4 MiB); a stored record
+ *     may be 64 KiB larger
  * @param flushDiskType {@code flushDiskType}: the flush policy's provider name (default ASYNC_FLUSH)
  * @param storeBackend {@code storeBackend}: the storage backend's provider name (default mmap)
  * @param fileReservedHours {@code fileReservedTime}, hours (default 72)

@@ -3,6 +3,7 @@ package org.modmq.broker.admin;
 import org.modmq.broker.stats.BrokerStats;
 
 import java.util.Objects;
+import org.modmq.broker.runtime.LiveBrokerConfig;
 import org.modmq.broker.runtime.ProcessorRegistrar;
 import org.modmq.broker.runtime.ProcessorRegistrar.ExecutorKind;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -25,7 +26,7 @@ public final class AdminProcessors {
     public static LiveBrokerConfig register(ProcessorRegistrar registrar, AdminContext context) {
         Objects.requireNonNull(registrar, "registrar");
         Objects.requireNonNull(context, "context");
-        LiveBrokerConfig live = new LiveBrokerConfig(context.runtime().config(), context.runtime().clock());
+        LiveBrokerConfig live = context.runtime().live();
         registrar.register(ExecutorKind.ADMIN, RequestProcessor.sync(new RuntimeInfoProcessor(context)),
                 RuntimeInfoProcessor.CODES);
         registrar.register(ExecutorKind.ADMIN, RequestProcessor.sync(new TopicStatsProcessor(context)),

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
+import org.modmq.broker.runtime.LiveBrokerConfig;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.Json;
@@ -17,8 +18,10 @@ import org.modmq.remoting.protocol.ResponseCode;
 
 /**
  * UPDATE_BROKER_CONFIG (25) and GET_BROKER_CONFIG (26) over a {@link LiveBrokerConfig}: the update
- * body is {@code key=value} lines; a key that cannot change at run time answers NO_PERMISSION and a
- * bad value INVALID_PARAMETER, both naming the problem, with nothing applied. GET_BROKER_CONFIG
+ * body is {@code key=value} lines; a key the broker knows that cannot change at run time answers
+ * NO_PERMISSION (RocketMQ's code for its black-listed keys), an unknown key or a bad value
+ * INVALID_PARAMETER, each naming the key, with nothing applied (see
+ * {@link org.modmq.broker.runtime.RuntimeKeys} for the keys that may change). GET_BROKER_CONFIG
  * answers the configuration in force with its version, so it replaces the start-up-only answer.
  * Thread-safe; admin executor.
  */

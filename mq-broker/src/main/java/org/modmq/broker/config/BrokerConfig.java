@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.RemotingServerKeys;
 
 /**
  * Everything {@code broker.conf} says, split by concern. Immutable and thread-safe; built only by
@@ -20,6 +21,7 @@ import org.modmq.api.config.ConfigValues;
  * @param transactions transactional messages (check-back timing)
  * @param timer timer messages (the time wheel)
  * @param acl ACL 1.0: whether requests are checked, and the broker's own credentials
+ * @param remoting the bounds of the broker's remoting ports (frames, connections, idle time)
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -29,7 +31,8 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
                            ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer,
-                           AccessControlConfig acl, ConfigValues raw, Map<String, String> effective,
+                           AccessControlConfig acl, RemotingServerKeys.Limits remoting,
+                           ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -44,6 +47,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(timer, "timer");
         Objects.requireNonNull(acl, "acl");
+        Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

@@ -9,10 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Collections;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.RemotingServerKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +29,47 @@ public final class BrokerConfigParser {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfigParser.class);
 
+    /** Every key the parser reads or accepts as an ignored RocketMQ key (found by parsing no values). */
+    private static final Set<String> KNOWN_KEYS = knownKeysOnce();
+
     private BrokerConfigParser() {
+    }
+
+    /** Every key {@code broker.conf} may hold: the keys read and the RocketMQ keys accepted and ignored. */
+    public static Set<String> knownKeys() {
+        return KNOWN_KEYS;
+    }
+
+    private static Set<String> knownKeysOnce() {
+        ConfigReader reader = new ConfigReader(ConfigValues.empty(), "(defaults)");
+        readAll(reader);
+        Set<String> keys = new TreeSet<>(reader.consumed());
+        keys.addAll(IgnoredKeys.ROCKETMQ);
+        return Collections.unmodifiableSet(keys);
+    }
+
+    /** The parts of a configuration, read in order. */
+    private record Parts(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
+                         ReplicationConfig replication, ControllerModeConfig controller, TopicDefaultsConfig topics,
+                         ConsumeConfig consume, ExecutorConfig executors, TransactionConfig transactions,
+                         TimerConfig timer, AccessControlConfig acl, RemotingServerKeys.Limits remoting) {
+    }
+
+    private static Parts readAll(ConfigReader reader) {
+        BrokerIdentityConfig identity = BrokerIdentityConfig.read(reader);
+        NameServerConfig nameServer = NameServerConfig.read(reader);
+        StoreKeysConfig store = StoreKeysConfig.read(reader);
+        ReplicationConfig replication = ReplicationConfig.read(reader);
+        ControllerModeConfig controller = ControllerModeConfig.read(reader, store.rootDir());
+        TopicDefaultsConfig topics = TopicDefaultsConfig.read(reader);
+        ConsumeConfig consume = ConsumeConfig.read(reader);
+        ExecutorConfig executors = ExecutorConfig.read(reader);
+        TransactionConfig transactions = TransactionConfig.read(reader);
+        TimerConfig timer = TimerConfig.read(reader);
+        AccessControlConfig acl = AccessControlConfig.read(reader);
+        RemotingServerKeys.Limits remoting = RemotingKeysConfig.read(reader, store.maxMessageSize());
+        return new Parts(identity, nameServer, store, replication, controller, topics, consume, executors,
+                transactions, timer, acl, remoting);
     }
 
     /**
@@ -55,17 +99,7 @@ public final class BrokerConfigParser {
         Objects.requireNonNull(values, "values");
         Objects.requireNonNull(source, "source");
         ConfigReader reader = new ConfigReader(values, source);
-        BrokerIdentityConfig identity = BrokerIdentityConfig.read(reader);
-        NameServerConfig nameServer = NameServerConfig.read(reader);
-        StoreKeysConfig store = StoreKeysConfig.read(reader);
-        ReplicationConfig replication = ReplicationConfig.read(reader);
-        ControllerModeConfig controller = ControllerModeConfig.read(reader, store.rootDir());
-        TopicDefaultsConfig topics = TopicDefaultsConfig.read(reader);
-        ConsumeConfig consume = ConsumeConfig.read(reader);
-        ExecutorConfig executors = ExecutorConfig.read(reader);
-        TransactionConfig transactions = TransactionConfig.read(reader);
-        TimerConfig timer = TimerConfig.read(reader);
-        AccessControlConfig acl = AccessControlConfig.read(reader);
+        Parts p = readAll(reader);
         List<String> warnings = new ArrayList<>();
         for (String key : values.keys()) {
             if (reader.consumed().contains(key)) {
@@ -79,8 +113,8 @@ public final class BrokerConfigParser {
                 throw new ConfigException("unknown key '" + key + "' in " + source);
             }
         }
-        return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, timer, acl, values,
-                reader.effective(), warnings, source);
+        return new BrokerConfig(p.identity(), p.nameServer(), p.store(), p.replication(), p.controller(), p.topics(),
+                p.consume(), p.executors(), p.transactions(), p.timer(), p.acl(), p.remoting(), values, reader.effective(),
+                warnings, source);
     }
 }

@@ -77,7 +77,8 @@ public record BrokerIdentityConfig(String clusterName, String brokerName, long b
             // GET_BROKER_CONFIG reports the port in force: a replica in controller mode finds its master's here.
             reader.remember("haListenPort", Integer.toString(haPort));
         }
-        int permission = reader.intIn("brokerPermission", 6, 0, 15);
+        // RocketMQ's PermName.isValid: READ, WRITE and INHERIT bits only.
+        int permission = reader.intIn("brokerPermission", 6, 0, 7);
         int vip = reader.intIn("vipListenPort", listenPort > 2 ? listenPort - 2 : 0, 0, 65535);
         validateName(reader, "brokerClusterName", cluster);
         validateName(reader, "brokerName", name);

@@ -39,6 +39,11 @@ final class ConfigReader {
         return values.get(key).filter(v -> !v.isEmpty());
     }
 
+    /** The value as written (null when absent or empty), without marking the key read. */
+    String rawValue(String key) {
+        return values.get(key).filter(v -> !v.isEmpty()).orElse(null);
+    }
+
     String string(String key, String defaultValue) {
         return remember(key, raw(key).orElse(defaultValue));
     }

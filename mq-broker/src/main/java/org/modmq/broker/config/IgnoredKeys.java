@@ -18,7 +18,7 @@ final class IgnoredKeys {
             "enableSlaveActingMaster", "enableRemoteEscape", "compatibleWithOldNameSrv",
             "fetchNamesrvAddrByAddressServer", "rmqAddressServerDomain", "rmqAddressServerSubGroup",
             "useEpollNativeSelector", "serverWorkerThreads", "serverSelectorThreads", "serverCallbackExecutorThreads",
-            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue", "serverChannelMaxIdleTimeSeconds",
+            "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "serverPooledByteBufAllocatorEnable",
             // Timer tuning of RocketMQ's own wheel (threads, queues, metrics, roll window, file size);
             // modmq's wheel has a single agent, a fixed slot count and rolls inside its own timer log.

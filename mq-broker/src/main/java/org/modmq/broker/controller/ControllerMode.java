@@ -50,14 +50,13 @@ public final class ControllerMode implements AutoCloseable {
         master = () -> store.role().master();
         client = new RemotingClient(RemotingClientConfig.defaults());
         client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
-        RegistrationTarget base = registration.target();
         RoleHooks hooks = new RoleHooks() {
             @Override
             public void becameMaster(int epoch) {
                 masterAddress = brokerAddress;
                 topics.stampStateVersion(epoch);
                 registeredId.set(0);
-                registration.retarget(withId(base, 0));
+                registration.retarget(withId(registration.target(), 0));
                 registration.startOrRegisterNow();
             }
 
@@ -66,7 +65,7 @@ public final class ControllerMode implements AutoCloseable {
                 masterAddress = master;
                 topics.stampStateVersion(epoch);
                 registeredId.set(brokerId);
-                registration.retarget(withId(base, brokerId));
+                registration.retarget(withId(registration.target(), brokerId));
                 registration.startOrRegisterNow();
             }
         };
@@ -77,6 +76,7 @@ public final class ControllerMode implements AutoCloseable {
         return started;
     }
 
+    /** The current target (its permission may have changed at run time) under another id. */
     private static RegistrationTarget withId(RegistrationTarget base, long brokerId) {
         return new RegistrationTarget(base.clusterName(), base.brokerName(), brokerId, base.brokerAddr(),
                 base.haServerAddr(), base.permission());

@@ -35,7 +35,7 @@ public final class DataPath {
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.writer = new StoreWriter(store, runtime.ackGate());
         this.uniqueKeys = new UniqueKeys(storeIp(runtime.config().identity()), runtime.clock());
-        this.routing = new PullRouting(runtime.config().consume(), runtime.config().controller().enabled(),
+        this.routing = new PullRouting(() -> runtime.current().consume(), runtime.config().controller().enabled(),
                 store::getCommitLogMaxOffset, PullRouting.physicalMemory(), store::replicas, runtime.load()::loaded,
                 runtime.registeredId()::get);
         this.delay = new DelayRedirect(runtime.config().store().delayLevels());
@@ -45,8 +45,9 @@ public final class DataPath {
         return runtime;
     }
 
+    /** Who the broker is now ({@code brokerPermission} may change at run time). */
     BrokerIdentityConfig identity() {
-        return runtime.config().identity();
+        return runtime.current().identity();
     }
 
     MessageStore store() {

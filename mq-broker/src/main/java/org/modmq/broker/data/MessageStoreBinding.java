@@ -208,7 +208,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
             ByteBuf record = result.messages().get(0);
             long physical = record.getLong(record.readerIndex() + 28);
             long lag = store.getCommitLogMaxOffset() - physical;
-            return lag <= memoryBytes / 100 * runtime.config().consume().accessMessageInMemoryMaxRatio();
+            return lag <= memoryBytes / 100 * runtime.current().consume().accessMessageInMemoryMaxRatio();
         }
     }
 

@@ -130,7 +130,7 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
             path.runtime().metadata().consumerOffsets().commit(group, topicName, queueId, commitOffset);
         }
         if (firstTime && response.code() == ResponseCode.PULL_NOT_FOUND && (sysFlag & FLAG_SUSPEND) != 0) {
-            ConsumeConfig consume = path.runtime().config().consume();
+            ConsumeConfig consume = path.runtime().current().consume();
             long hold = consume.longPollingEnable() ? Math.min(Math.max(suspendMillis, 0), MAX_HOLD_MILLIS)
                     : consume.shortPollingTimeMillis();
             CompletableFuture<RemotingCommand> held = holds.hold(channel, request, topicName, queueId, offset, hold);

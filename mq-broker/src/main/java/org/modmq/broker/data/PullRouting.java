@@ -36,7 +36,7 @@ final class PullRouting {
     private static final int PHYSICAL_OFFSET_POSITION = 28;
     private static final long MASTER_ID = 0;
 
-    private final ConsumeConfig consume;
+    private final Supplier<ConsumeConfig> consume;
     private final boolean controllerMode;
     private final LongSupplier commitLogMaxOffset;
     private final long memoryBytes;
@@ -45,7 +45,8 @@ final class PullRouting {
     private final LongSupplier selfId;
 
     /**
-     * @param consume {@code slaveReadEnable} and {@code accessMessageInMemoryMaxRatio}
+     * @param consume {@code slaveReadEnable} and {@code accessMessageInMemoryMaxRatio} in force (they may change
+     *     at run time)
      * @param controllerMode whether the SyncStateSet says which replicas are in sync
      * @param commitLogMaxOffset the local CommitLog's end (bytes)
      * @param memoryBytes physical memory of the host
@@ -53,7 +54,7 @@ final class PullRouting {
      * @param masterLoaded whether this broker is loaded
      * @param selfId this broker's id as a replica registers it
      */
-    PullRouting(ConsumeConfig consume, boolean controllerMode, LongSupplier commitLogMaxOffset, long memoryBytes,
+    PullRouting(Supplier<ConsumeConfig> consume, boolean controllerMode, LongSupplier commitLogMaxOffset, long memoryBytes,
                 Supplier<List<ReplicaState>> replicas, BooleanSupplier masterLoaded, LongSupplier selfId) {
         this.consume = Objects.requireNonNull(consume, "consume");
         this.controllerMode = controllerMode;
@@ -71,7 +72,7 @@ final class PullRouting {
      * @return the broker id to suggest
      */
     long suggest(SubscriptionGroupConfig group, boolean master, GetMessageResult result) {
-        if (!controllerMode && !consume.slaveReadEnable()) {
+        if (!controllerMode && !consume.get().slaveReadEnable()) {
             return MASTER_ID;
         }
         List<ByteBuf> records = result.messages();
@@ -104,7 +105,7 @@ final class PullRouting {
         // RocketMQ measures from the start of the last record read.
         ByteBuf last = records.get(records.size() - 1);
         long lag = commitLogMaxOffset.getAsLong() - last.getLong(last.readerIndex() + PHYSICAL_OFFSET_POSITION);
-        return lag > memoryBytes / 100 * consume.accessMessageInMemoryMaxRatio();
+        return lag > memoryBytes / 100 * consume.get().accessMessageInMemoryMaxRatio();
     }
 
     /** The CommitLog offset just after the last record read: what the consumer needs next. */

@@ -24,9 +24,10 @@ import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
  * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as protocol notes 7.2
- * describe: checks (role, permission, topic name, size, queue), auto-creation of the topic, the retry
- * and dead-letter rules, broker-added properties, append, then the answer of {@link SendResponses}.
- * Bad input is answered with a code and a remark and stores nothing.
+ * describe: checks (role, permission, topic name, then {@link SendChecks}: body size, sysFlag, system
+ * properties, batch rules; then the queue), auto-creation of the topic (never of a system name), the
+ * retry and dead-letter rules, broker-added properties, append, then the answer of
+ * {@link SendResponses}. Bad input is answered with a code and a remark and stores nothing.
  *
  * <p>A single message with {@code DELAY} &gt; 0 is stored in SCHEDULE_TOPIC_XXXX and delivered later
  * ({@link org.modmq.broker.schedule.DelayRedirect}); a batch whose own properties carry one is refused
@@ -74,7 +75,13 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         SendHeader header = SendHeader.parse(request);
         checkTopicName(header.topic());
-        List<BatchBodyDecoder.Entry> entries = entries(request, header);
+        boolean batch = batch(request, header);
+        SendChecks.sysFlag(header.sysFlag(), batch);
+        if (batch) {
+            SendChecks.batchTopic(header.topic());
+        }
+        List<BatchBodyDecoder.Entry> entries = entries(request, header, batch);
+        checkProperties(entries, header, batch);
         TopicConfig topic = resolveTopic(header);
         int queueId = chooseQueue(header, topic);
         String targetTopic = topic.topicName();
@@ -134,9 +141,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         TopicConfigTable topics = path.runtime().metadata().topics();
         String name = header.topic();
         TopicConfig topic = topics.get(name)
-                .or(() -> TopicValidator.isRetryTopic(name)
-                        ? java.util.Optional.of(topics.retryTopicOf(name.substring(TopicValidator.RETRY_PREFIX.length()), 1))
-                        : topics.createFromTemplate(name, header.defaultTopic(), header.defaultTopicQueueNums(), 0))
+                .or(() -> TopicValidator.isRetryTopic(name) ? java.util.Optional.of(createRetryOnSend(name))
+                        : createOnSend(topics, header))
                 .orElseThrow(() -> new ResponseCodeException(ResponseCode.TOPIC_NOT_EXIST,
                         "topic[" + name + "] not exist, apply first please!"));
         if (!Perm.writable(topic.perm())) {
@@ -144,6 +150,29 @@ public final class SendMessageProcessor implements RequestProcessor {
                     "the topic[" + name + "] sending message is forbidden");
         }
         return topic;
+    }
+
+    /** {@code %RETRY%group} with one queue, created only for a group that exists (or may be created). */
+    private TopicConfig createRetryOnSend(String name) {
+        String group = name.substring(TopicValidator.RETRY_PREFIX.length());
+        if (path.runtime().metadata().subscriptionGroups().findOrCreate(group).isEmpty()) {
+            throw new ResponseCodeException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
+                    "subscription group not exist, " + group);
+        }
+        return path.runtime().metadata().topics().retryTopicOf(group, 1);
+    }
+
+    /**
+     * Auto-creation from the template the producer names; never of a system name (the trace topic aside,
+     * which stock clients with message tracing send to), which only the broker creates.
+     */
+    private static java.util.Optional<TopicConfig> createOnSend(TopicConfigTable topics, SendHeader header) {
+        String name = header.topic();
+        if (TopicValidator.isSystemName(name) && !TopicValidator.TRACE_TOPIC.equals(name)) {
+            throw new ResponseCodeException(ResponseCode.INVALID_PARAMETER,
+                    "The topic[" + name + "] is conflict with system topic.");
+        }
+        return topics.createFromTemplate(name, header.defaultTopic(), header.defaultTopicQueueNums(), 0);
     }
 
     private static int chooseQueue(SendHeader header, TopicConfig topic) {
@@ -160,18 +189,35 @@ public final class SendMessageProcessor implements RequestProcessor {
         return request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
     }
 
-    /** The messages of the request, checked against maxMessageSize before anything is created. */
-    private List<BatchBodyDecoder.Entry> entries(RemotingCommand request, SendHeader header) {
-        List<BatchBodyDecoder.Entry> entries = batch(request, header) ? BatchBodyDecoder.decode(request.body())
+    /**
+     * The messages of the request, checked against {@code maxMessageSize} (in force now) before anything
+     * is created: as in RocketMQ it bounds a single message's body, and a batch's whole body.
+     */
+    private List<BatchBodyDecoder.Entry> entries(RemotingCommand request, SendHeader header, boolean batch) {
+        SendChecks.bodySize(request.body().length, batch, path.runtime().current().store().maxMessageSize());
+        return batch ? BatchBodyDecoder.decode(request.body())
                 : List.of(new BatchBodyDecoder.Entry(header.flag(), request.body(), ""));
-        int maxSize = path.runtime().config().store().maxMessageSize();
-        for (BatchBodyDecoder.Entry entry : entries) {
-            if (entry.body().length > maxSize) {
-                throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message body size "
-                        + entry.body().length + " is larger than maxMessageSize " + maxSize);
+    }
+
+    /** The system properties of every message, before anything is created. */
+    private static void checkProperties(List<BatchBodyDecoder.Entry> entries, SendHeader header, boolean batch) {
+        if (mayCarryChecked(header.properties())) {
+            Map<String, String> own = MessageProperties.decode(header.properties());
+            SendChecks.properties(own);
+            if (batch && DelayRedirect.level(own) > 0) {
+                throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "a batch cannot have a delay level");
             }
         }
-        return entries;
+        for (BatchBodyDecoder.Entry entry : entries) {
+            if (mayCarryChecked(entry.properties())) {
+                SendChecks.properties(MessageProperties.decode(entry.properties() + header.properties()));
+            }
+        }
+    }
+
+    /** A cheap test on the encoded string, so that plain messages are not decoded twice. */
+    private static boolean mayCarryChecked(String encoded) {
+        return encoded.contains("DELAY") || encoded.contains("TIMER_") || encoded.contains("INNER_NUM");
     }
 
     /** The messages to store and whether the first one asks the answer to wait for the store. */
@@ -181,9 +227,6 @@ public final class SendMessageProcessor implements RequestProcessor {
     private Built build(RemotingChannel channel, RemotingCommand request, List<BatchBodyDecoder.Entry> entries,
                         SendHeader header, String topic, int queueId, boolean dlq) {
         boolean batch = batch(request, header);
-        if (batch && DelayRedirect.level(MessageProperties.decode(header.properties())) > 0) {
-            throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "a batch cannot have a delay level");
-        }
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
         boolean waitStore = true;
         for (BatchBodyDecoder.Entry entry : entries) {
@@ -201,8 +244,8 @@ public final class SendMessageProcessor implements RequestProcessor {
             // A UTF-16 unit never takes more than 3 UTF-8 bytes: only long strings need the exact count.
             if (encoded.length() * 3L > MAX_PROPERTIES_BYTES
                     && encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PROPERTIES_BYTES) {
-                throw new ResponseCodeException(ResponseCode.MESSAGE_ILLEGAL, "the message properties are longer than "
-                        + MAX_PROPERTIES_BYTES + " bytes");
+                throw SendChecks.tooLarge(path.runtime().current().store().maxMessageSize(),
+                        "properties longer than " + MAX_PROPERTIES_BYTES + " bytes");
             }
             messages.add(new BrokerMessage(target.topic(), target.queueId(), entry.flag(), entry.body(), encoded,
                     header.bornTimestamp(), channel.remoteAddress(), path.storeHost(channel), header.sysFlag(),

@@ -28,7 +28,7 @@ public final class SubscriptionGroupTable {
 
     private final AtomicJsonFile file;
     private final Clock clock;
-    private final boolean autoCreate;
+    private volatile boolean autoCreate;
     private final Map<String, SubscriptionGroupConfig> groups = new ConcurrentHashMap<>();
     private volatile DataVersion version;
 
@@ -51,17 +51,30 @@ public final class SubscriptionGroupTable {
         SYSTEM_GROUPS.forEach(g -> groups.putIfAbsent(g, SubscriptionGroupConfig.defaults(g)));
     }
 
+    /** Run-time {@code autoCreateSubscriptionGroup}. */
+    public void autoCreate(boolean enable) {
+        autoCreate = enable;
+    }
+
     public Optional<SubscriptionGroupConfig> get(String group) {
         return Optional.ofNullable(groups.get(group));
     }
 
-    /** The group, created with defaults when auto-creation is on or it is a system group; else empty. */
+    /**
+     * The group, created with defaults when auto-creation is on or it is a system group; else empty. A name
+     * that {@link TopicValidator#autoCreatedGroupProblem} refuses is never created.
+     */
     public Optional<SubscriptionGroupConfig> findOrCreate(String group) {
         SubscriptionGroupConfig existing = groups.get(group);
         if (existing != null) {
             return Optional.of(existing);
         }
         if (!autoCreate && !SYSTEM_GROUPS.contains(group)) {
+            return Optional.empty();
+        }
+        Optional<String> problem = TopicValidator.autoCreatedGroupProblem(group);
+        if (problem.isPresent()) {
+            LOG.info("subscription group not created: {}", problem.get());
             return Optional.empty();
         }
         synchronized (this) {

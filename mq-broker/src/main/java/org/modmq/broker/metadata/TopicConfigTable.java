@@ -33,6 +33,7 @@ public final class TopicConfigTable {
     private final Map<String, TopicConfig> topics = new ConcurrentHashMap<>();
     private final List<TopicChangeListener> listeners = new CopyOnWriteArrayList<>();
     private volatile DataVersion version;
+    private volatile boolean autoCreateTopicEnable;
 
     /**
      * Loads {@code configDir/topics.json} (if present) and adds the system topics it lacks.
@@ -43,6 +44,7 @@ public final class TopicConfigTable {
         this.file = new AtomicJsonFile(Objects.requireNonNull(configDir, "configDir").resolve(FILE_NAME));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.autoCreateTopicEnable = defaults.autoCreateTopicEnable();
         Objects.requireNonNull(identity, "identity");
         DataVersion loaded = load();
         boolean added = false;
@@ -53,6 +55,14 @@ public final class TopicConfigTable {
         if (loaded == null || added) {
             persist();
         }
+    }
+
+    /**
+     * Run-time {@code autoCreateTopicEnable}: whether sends may create topics from {@code TBW102}. Turning it
+     * on helps only where {@code TBW102} exists (it is created at start when the key is true), as in RocketMQ.
+     */
+    public void autoCreateTopicEnable(boolean enable) {
+        autoCreateTopicEnable = enable;
     }
 
     /** Adds a listener told of every later create or update. */
@@ -128,7 +138,7 @@ public final class TopicConfigTable {
         }
         TopicConfig template = topics.get(templateTopic);
         if (template == null || !Perm.inherits(template.perm())
-                || (templateTopic.equals(SystemTopics.AUTO_CREATE_TEMPLATE) && !defaults.autoCreateTopicEnable())) {
+                || (templateTopic.equals(SystemTopics.AUTO_CREATE_TEMPLATE) && !autoCreateTopicEnable)) {
             return Optional.empty();
         }
         int queues = Math.max(1, Math.min(requestedQueues, template.writeQueueNums()));

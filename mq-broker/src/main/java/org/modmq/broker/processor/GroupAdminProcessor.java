@@ -3,6 +3,7 @@ package org.modmq.broker.processor;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.modmq.broker.client.ClientChannelInfo;
 import org.modmq.broker.client.ConsumerGroupRegistry;
@@ -13,6 +14,7 @@ import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.JsonBodyException;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
+import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -75,10 +77,29 @@ public final class GroupAdminProcessor implements RequestProcessor.Sync {
             return Responses.error(request, ResponseCode.INVALID_PARAMETER, e.getMessage());
         }
         if (config.groupName().isBlank() || config.groupName().equals("?")) {
-            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "groupName is missing");
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "The specified group is blank.");
+        }
+        Optional<String> problem = TopicValidator.groupProblem(config.groupName()).or(() -> numbersProblem(config));
+        if (problem.isPresent()) {
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, problem.get());
         }
         metadata.subscriptionGroups().upsert(config);
         return Responses.success(request);
+    }
+
+    /** The counts a group's retry topic and retries are built from. */
+    private static Optional<String> numbersProblem(SubscriptionGroupConfig config) {
+        if (config.retryQueueNums() < 0 || config.retryQueueNums() > TopicAdminProcessor.MAX_QUEUES) {
+            return Optional.of("retryQueueNums=" + config.retryQueueNums() + " is not valid: expected [0, "
+                    + TopicAdminProcessor.MAX_QUEUES + "]");
+        }
+        if (config.retryMaxTimes() < -1) {
+            return Optional.of("retryMaxTimes=" + config.retryMaxTimes() + " is not valid: expected -1 or more");
+        }
+        if (config.brokerId() < 0 || config.whichBrokerWhenConsumeSlowly() < 0 || config.consumeTimeoutMinute() < 0) {
+            return Optional.of("brokerId, whichBrokerWhenConsumeSlowly and consumeTimeoutMinute must not be negative");
+        }
+        return Optional.empty();
     }
 
     private RemotingCommand deleteGroup(RemotingCommand request) {

@@ -26,7 +26,12 @@ public final class TopicAdminProcessor implements RequestProcessor.Sync {
 
     public static final int[] CODES = {RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
         RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_CONFIG};
-    private static final int MAX_QUEUES = 1 << 16;
+    /** Largest read or write queue count of one topic on one broker (RocketMQ's BenchmarkTest has 1024). */
+    public static final int MAX_QUEUES = 1024;
+    /** RocketMQ's TopicSysFlag bits: FLAG_UNIT (1) and FLAG_UNIT_SUB (2). */
+    private static final int MAX_TOPIC_SYS_FLAG = 3;
+    private static final int MAX_ATTRIBUTES = 32;
+    private static final int MAX_ATTRIBUTE_LENGTH = 256;
 
     private final BrokerIdentityConfig identity;
     private final BrokerMetadata metadata;
@@ -57,20 +62,30 @@ public final class TopicAdminProcessor implements RequestProcessor.Sync {
         if (problem.isPresent()) {
             return Responses.error(request, ResponseCode.INVALID_PARAMETER, problem.get());
         }
-        if (SystemTopics.isSystemTopic(identity, topic)) {
+        Optional<TopicConfig> existing = metadata.topics().get(topic);
+        // Retry and dead-letter topics are the broker's to create; an operator may still change one that exists.
+        boolean brokerOwned = topic.startsWith(TopicValidator.RETRY_PREFIX) || topic.startsWith(TopicValidator.DLQ_PREFIX);
+        if (SystemTopics.isSystemTopic(identity, topic)
+                || (TopicValidator.isSystemName(topic) && !(brokerOwned && existing.isPresent()))) {
             return Responses.error(request, ResponseCode.INVALID_PARAMETER,
                     "The topic[" + topic + "] is conflict with system topic.");
         }
-        Optional<TopicConfig> existing = metadata.topics().get(topic);
         int read = headers.optionalInt("readQueueNums", existing.map(TopicConfig::readQueueNums).orElse(16));
         int write = headers.optionalInt("writeQueueNums", existing.map(TopicConfig::writeQueueNums).orElse(16));
         int perm = headers.optionalInt("perm", existing.map(TopicConfig::perm).orElse(6));
-        if (read < 0 || write < 0 || read > MAX_QUEUES || write > MAX_QUEUES || Math.max(read, write) == 0) {
-            return Responses.error(request, ResponseCode.INVALID_PARAMETER,
-                    "readQueueNums and writeQueueNums must be in [0, " + MAX_QUEUES + "] and not both 0");
+        if (read < 1 || write < 1 || read > MAX_QUEUES || write > MAX_QUEUES) {
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "readQueueNums=" + read
+                    + " and writeQueueNums=" + write + " must each be in [1, " + MAX_QUEUES + "]");
         }
-        if (perm < 0 || perm > 15) {
-            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "perm must be in [0, 15]: " + perm);
+        // RocketMQ's PermName.isValid.
+        if (perm < 0 || perm > 7) {
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "perm=" + perm
+                    + " is not valid: expected [0, 7] (4 read, 2 write, 1 inherit)");
+        }
+        int sysFlag = headers.optionalInt("topicSysFlag", existing.map(TopicConfig::topicSysFlag).orElse(0));
+        if (sysFlag < 0 || sysFlag > MAX_TOPIC_SYS_FLAG) {
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, "topicSysFlag=" + sysFlag
+                    + " is not valid: expected [0, " + MAX_TOPIC_SYS_FLAG + "] (1 unit, 2 unit subscription)");
         }
         String filterType = headers.optionalString("topicFilterType", TopicConfig.SINGLE_TAG);
         if (!filterType.equals("SINGLE_TAG") && !filterType.equals("MULTI_TAG")) {
@@ -79,8 +94,12 @@ public final class TopicAdminProcessor implements RequestProcessor.Sync {
         }
         Map<String, String> attributes = new LinkedHashMap<>(existing.map(TopicConfig::attributes).orElse(Map.of()));
         applyAttributes(headers.optionalString("attributes", ""), attributes);
-        TopicConfig config = new TopicConfig(topic, read, write, perm, filterType,
-                headers.optionalInt("topicSysFlag", 0), headers.optionalBoolean("order", false), attributes);
+        Optional<String> attributeProblem = attributeProblem(attributes);
+        if (attributeProblem.isPresent()) {
+            return Responses.error(request, ResponseCode.INVALID_PARAMETER, attributeProblem.get());
+        }
+        TopicConfig config = new TopicConfig(topic, read, write, perm, filterType, sysFlag,
+                headers.optionalBoolean("order", false), attributes);
         metadata.topics().upsert(config);
         return Responses.success(request);
     }
@@ -106,6 +125,19 @@ public final class TopicAdminProcessor implements RequestProcessor.Sync {
                 .map(config -> Responses.json(request, config))
                 .orElseGet(() -> Responses.error(request, ResponseCode.TOPIC_NOT_EXIST,
                         "No topic in this broker. topic: " + topic));
+    }
+
+    private static Optional<String> attributeProblem(Map<String, String> attributes) {
+        if (attributes.size() > MAX_ATTRIBUTES) {
+            return Optional.of("a topic has at most " + MAX_ATTRIBUTES + " attributes: " + attributes.size());
+        }
+        for (Map.Entry<String, String> attribute : attributes.entrySet()) {
+            if (attribute.getKey().length() > MAX_ATTRIBUTE_LENGTH || attribute.getValue().length() > MAX_ATTRIBUTE_LENGTH) {
+                return Optional.of("topic attribute " + attribute.getKey() + " is longer than " + MAX_ATTRIBUTE_LENGTH
+                        + " characters (key or value)");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Applies {@code +key=value,-key} attribute edits, as mqadmin sends them. */

@@ -21,4 +21,9 @@ public record RegistrationTarget(String clusterName, String brokerName, long bro
         Objects.requireNonNull(brokerAddr, "brokerAddr");
         Objects.requireNonNull(haServerAddr, "haServerAddr");
     }
+
+    /** A copy with another {@code brokerPermission}. */
+    public RegistrationTarget withPermission(int newPermission) {
+        return new RegistrationTarget(clusterName, brokerName, brokerId, brokerAddr, haServerAddr, newPermission);
+    }
 }

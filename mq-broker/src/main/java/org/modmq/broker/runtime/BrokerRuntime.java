@@ -16,7 +16,8 @@ import org.modmq.broker.stats.BrokerStats;
  * client registries. The broker owns all of them; a user (the store binding, a processor) never shuts
  * the scheduler down. Immutable holder of thread-safe parts.
  *
- * @param config the parsed {@code broker.conf}
+ * @param config the parsed {@code broker.conf} as the broker started with it; settings that may change at
+ *     run time are read from {@link #current()}
  * @param clock wall clock (tests pass a fixed or manual one)
  * @param scheduler shared scheduler for short periodic tasks
  * @param metadata topics, offsets, subscription groups, delay offsets
@@ -27,17 +28,20 @@ import org.modmq.broker.stats.BrokerStats;
  * @param load whether the broker is loaded enough to send consumers to a replica
  * @param registeredId the id this broker registers with the name servers now ({@code brokerId}; in
  *     controller mode 0 as master, else the id the controller assigned)
+ * @param live the configuration as UPDATE_BROKER_CONFIG changed it
  */
 public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                             BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
-                            BrokerStats stats, AckGate ackGate, BrokerLoad load, AtomicLong registeredId) {
+                            BrokerStats stats, AckGate ackGate, BrokerLoad load, AtomicLong registeredId,
+                            LiveBrokerConfig live) {
 
     /** A runtime whose answers pass at once (classic replication) and that never counts as loaded. */
     public BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                          BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
                          BrokerStats stats) {
         this(config, clock, scheduler, metadata, consumers, producers, stats, AckGate.OPEN,
-                new BrokerLoad(Integer.MAX_VALUE, 2.0, () -> -1), new AtomicLong(config.identity().brokerId()));
+                new BrokerLoad(Integer.MAX_VALUE, 2.0, () -> -1), new AtomicLong(config.identity().brokerId()),
+                new LiveBrokerConfig(config, clock));
     }
 
     public BrokerRuntime {
@@ -51,5 +55,11 @@ public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorS
         Objects.requireNonNull(ackGate, "ackGate");
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(registeredId, "registeredId");
+        Objects.requireNonNull(live, "live");
+    }
+
+    /** The configuration in force now: {@link #config()} with the run-time changes applied. */
+    public BrokerConfig current() {
+        return live.current();
     }
 }

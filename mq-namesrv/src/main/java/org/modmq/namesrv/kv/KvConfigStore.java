@@ -59,6 +59,31 @@ public final class KvConfigStore {
         persist();
     }
 
+    /**
+     * Sets a value unless that would make the table hold more than {@code maxEntries} pairs (replacing a
+     * value is always allowed).
+     *
+     * @return whether the value was set
+     */
+    public synchronized boolean putBounded(String namespace, String key, String value, int maxEntries) {
+        Map<String, String> kv = table.get(namespace);
+        boolean replaces = kv != null && kv.containsKey(key);
+        if (!replaces && size() >= maxEntries) {
+            return false;
+        }
+        put(namespace, key, value);
+        return true;
+    }
+
+    /** The number of pairs over all namespaces. */
+    public synchronized int size() {
+        int size = 0;
+        for (Map<String, String> kv : table.values()) {
+            size += kv.size();
+        }
+        return size;
+    }
+
     /** A value, if present. */
     public synchronized Optional<String> get(String namespace, String key) {
         Map<String, String> kv = table.get(namespace);

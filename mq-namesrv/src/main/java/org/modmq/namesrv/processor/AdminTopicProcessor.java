@@ -2,6 +2,7 @@ package org.modmq.namesrv.processor;
 
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
+import org.modmq.namesrv.body.QueueData;
 import org.modmq.namesrv.body.TopicRouteData;
 import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.RemotingChannel;
@@ -17,10 +18,15 @@ import org.modmq.remoting.protocol.ResponseCode;
  */
 public final class AdminTopicProcessor {
 
-    private final RouteTable routes;
+    /** More broker sets than any cluster has; bounds one REGISTER_TOPIC_IN_NAMESRV. */
+    private static final int MAX_QUEUE_DATAS = 10_000;
 
-    public AdminTopicProcessor(RouteTable routes) {
+    private final RouteTable routes;
+    private final RequestLimits limits;
+
+    public AdminTopicProcessor(RouteTable routes, RequestLimits limits) {
         this.routes = Objects.requireNonNull(routes, "routes");
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     /** Registers this processor's codes on {@code server}, to run on {@code executor}. */
@@ -52,8 +58,19 @@ public final class AdminTopicProcessor {
 
     private RemotingCommand registerTopic(RemotingCommand request) {
         String topic = request.headers().requireString("topic");
+        if (topic.isBlank() || topic.length() > limits.maxNameLength()) {
+            return Replies.error(request, ResponseCode.INVALID_PARAMETER, "the topic must be 1 to "
+                    + limits.maxNameLength() + " characters (" + RequestLimits.MAX_NAME_LENGTH + ")");
+        }
         if (request.body().length > 0) {
             TopicRouteData route = Replies.decodeBody(request.body(), TopicRouteData.class);
+            if (route == null) {
+                return Replies.error(request, ResponseCode.INVALID_PARAMETER, "the body is not a TopicRouteData");
+            }
+            String problem = queueDataProblem(route.queueDatas());
+            if (problem != null) {
+                return Replies.error(request, ResponseCode.INVALID_PARAMETER, problem);
+            }
             if (route.queueDatas() != null && !route.queueDatas().isEmpty()
                     && !routes.registerTopic(topic, route.queueDatas())) {
                 return Replies.error(request, ResponseCode.SYSTEM_ERROR,
@@ -61,5 +78,24 @@ public final class AdminTopicProcessor {
             }
         }
         return Replies.success(request);
+    }
+
+    /** Why the queue data of REGISTER_TOPIC_IN_NAMESRV is refused, or null. */
+    private static String queueDataProblem(java.util.List<QueueData> queueDatas) {
+        if (queueDatas == null) {
+            return null;
+        }
+        if (queueDatas.size() > MAX_QUEUE_DATAS) {
+            return "queueDatas has " + queueDatas.size() + " entries, more than " + MAX_QUEUE_DATAS;
+        }
+        for (QueueData data : queueDatas) {
+            if (data == null || data.brokerName() == null || data.readQueueNums() < 0 || data.writeQueueNums() < 0
+                    || data.readQueueNums() > RegistrationCheck.MAX_QUEUE_NUMS
+                    || data.writeQueueNums() > RegistrationCheck.MAX_QUEUE_NUMS || data.perm() < 0 || data.perm() > 15) {
+                return "queueDatas entry " + data + " is not valid: a brokerName, queue counts in [0, "
+                        + RegistrationCheck.MAX_QUEUE_NUMS + "] and perm in [0, 15]";
+            }
+        }
+        return null;
     }
 }

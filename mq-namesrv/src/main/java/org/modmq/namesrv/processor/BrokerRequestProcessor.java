@@ -3,6 +3,7 @@ package org.modmq.namesrv.processor;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.zip.CRC32;
 import org.modmq.namesrv.body.BrokerMemberGroupResponse;
@@ -23,6 +24,7 @@ import org.modmq.remoting.protocol.HeaderFields;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.ResponseCodeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,10 +44,15 @@ public final class BrokerRequestProcessor {
 
     private final RouteTable routes;
     private final KvConfigStore kv;
+    private final RegistrationCheck check;
+    private final int maxBrokers;
 
-    public BrokerRequestProcessor(RouteTable routes, KvConfigStore kv) {
+    /** @param limits what one registration may carry; a registration beyond them is refused whole */
+    public BrokerRequestProcessor(RouteTable routes, KvConfigStore kv, RequestLimits limits) {
         this.routes = Objects.requireNonNull(routes, "routes");
         this.kv = Objects.requireNonNull(kv, "kv");
+        this.check = new RegistrationCheck(limits);
+        this.maxBrokers = limits.maxBrokers();
     }
 
     /** Registers this processor's codes on {@code server}, to run on {@code executor}. */
@@ -84,6 +91,15 @@ public final class BrokerRequestProcessor {
         String zoneName = headers.optionalString("__ZONE_NAME", null);
 
         byte[] body = request.body();
+        Optional<String> problem = check.bodyProblem(body.length)
+                .or(() -> check.nameProblem("clusterName", clusterName))
+                .or(() -> check.nameProblem("brokerName", brokerName))
+                .or(() -> check.nameProblem("brokerAddr", brokerAddr))
+                .or(() -> check.nameProblem("haServerAddr", haServerAddr))
+                .or(() -> check.nameProblem("__ZONE_NAME", zoneName));
+        if (problem.isPresent()) {
+            return refuse(request, brokerAddr, problem.get());
+        }
         if (bodyCrc32 != 0 && bodyCrc32 != crc32(body)) {
             LOG.warn("registration of {} ({}) refused: body CRC32 {} does not match header bodyCrc32 {}",
                     brokerAddr, brokerName, crc32(body), bodyCrc32);
@@ -93,7 +109,20 @@ public final class BrokerRequestProcessor {
             return Replies.error(request, ResponseCode.SYSTEM_ERROR,
                     "compressed registration bodies are not supported; register with compressedRegister=false");
         }
-        RegisterBrokerBody decoded = decodeRegistration(body, request.version());
+        RegisterBrokerBody decoded;
+        try {
+            decoded = decodeRegistration(body, request.version());
+        } catch (ResponseCodeException e) {
+            return refuse(request, brokerAddr, e.remark());
+        }
+        problem = check.bodyProblem(decoded);
+        if (problem.isPresent()) {
+            return refuse(request, brokerAddr, problem.get());
+        }
+        if (routes.liveBrokerCount() >= maxBrokers && routes.liveInfo(clusterName, brokerAddr).isEmpty()) {
+            return refuse(request, brokerAddr, routes.liveBrokerCount() + " brokers are live, "
+                    + RequestLimits.MAX_BROKERS + "=" + maxBrokers);
+        }
         TopicConfigSerializeWrapper topics = decoded.topicConfigSerializeWrapper() != null
                 ? decoded.topicConfigSerializeWrapper() : new TopicConfigSerializeWrapper(DataVersion.ZERO, Map.of());
 
@@ -109,6 +138,13 @@ public final class BrokerRequestProcessor {
         return response;
     }
 
+    /** Refuses a registration whole: nothing of it reaches the route table. */
+    private static RemotingCommand refuse(RemotingCommand request, String brokerAddr, String why) {
+        String shown = brokerAddr.length() > 64 ? brokerAddr.substring(0, 64) + "..." : brokerAddr;
+        LOG.warn("registration of {} refused: {}", shown, why);
+        return Replies.error(request, ResponseCode.SYSTEM_ERROR, "register broker refused: " + why);
+    }
+
     private static RegisterBrokerBody decodeRegistration(byte[] body, int version) {
         if (body.length == 0) {
             return new RegisterBrokerBody(null, null);
@@ -117,11 +153,19 @@ public final class BrokerRequestProcessor {
             // Brokers older than 3.0.11 send the bare wrapper. A client that never set its remoting
             // version also sends 0, so accept the modern shape too when the body has it.
             JsonNode tree = Replies.decodeBody(body, JsonNode.class);
+            if (tree == null || !tree.isObject()) {
+                throw new ResponseCodeException(ResponseCode.SYSTEM_ERROR,
+                        "body is not a valid RegisterBrokerBody: not a JSON object");
+            }
             if (!tree.has("topicConfigSerializeWrapper")) {
                 return new RegisterBrokerBody(null, Replies.decodeBody(body, TopicConfigSerializeWrapper.class));
             }
         }
-        return Replies.decodeBody(body, RegisterBrokerBody.class);
+        RegisterBrokerBody decoded = Replies.decodeBody(body, RegisterBrokerBody.class);
+        if (decoded == null) {
+            throw new ResponseCodeException(ResponseCode.SYSTEM_ERROR, "body is not a valid RegisterBrokerBody: null");
+        }
+        return decoded;
     }
 
     /** CRC32 of {@code body} masked to 31 bits, as brokers put it in {@code bodyCrc32}. */

@@ -21,9 +21,12 @@ import org.modmq.remoting.protocol.ResponseCode;
 public final class KvConfigProcessor {
 
     private final KvConfigStore kv;
+    private final RequestLimits limits;
 
-    public KvConfigProcessor(KvConfigStore kv) {
+    /** @param limits bounds of PUT_KV_CONFIG: lengths and the number of pairs */
+    public KvConfigProcessor(KvConfigStore kv, RequestLimits limits) {
         this.kv = Objects.requireNonNull(kv, "kv");
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     /** Registers this processor's codes on {@code server}, to run on {@code executor}. */
@@ -42,7 +45,15 @@ public final class KvConfigProcessor {
         switch (request.code()) {
             case RequestCode.PUT_KV_CONFIG -> {
                 String key = headers.requireString("key");
-                kv.put(namespace, key, headers.requireString("value"));
+                String value = headers.requireString("value");
+                String problem = putProblem(namespace, key, value);
+                if (problem != null) {
+                    return Replies.error(request, ResponseCode.INVALID_PARAMETER, problem);
+                }
+                if (!kv.putBounded(namespace, key, value, limits.kvMaxEntries())) {
+                    return Replies.error(request, ResponseCode.INVALID_PARAMETER, "the KV configuration already holds "
+                            + RequestLimits.KV_MAX_ENTRIES + "=" + limits.kvMaxEntries() + " pairs; delete some first");
+                }
                 return Replies.success(request);
             }
             case RequestCode.GET_KV_CONFIG -> {
@@ -68,5 +79,21 @@ public final class KvConfigProcessor {
                         " request type " + request.code() + " not supported");
             }
         }
+    }
+
+    /** Why a pair is refused, or null. */
+    private String putProblem(String namespace, String key, String value) {
+        if (namespace.isBlank() || key.isBlank()) {
+            return "the KV namespace and key must not be blank";
+        }
+        if (namespace.length() > limits.maxNameLength() || key.length() > limits.maxNameLength()) {
+            return "a KV namespace or key has at most " + RequestLimits.MAX_NAME_LENGTH + "=" + limits.maxNameLength()
+                    + " characters";
+        }
+        if (value.length() > limits.kvMaxValueLength()) {
+            return "a KV value has at most " + RequestLimits.KV_MAX_VALUE_LENGTH + "=" + limits.kvMaxValueLength()
+                    + " characters: " + value.length();
+        }
+        return null;
     }
 }

@@ -45,6 +45,9 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     private final QueueOffsetTable queueOffsets;
     private final Clock clock;
     private final MessageEncoder encoder;
+    /** What a record may hold beside its body: RocketMQ's encoder allows maxMessageSize + 64 KiB. */
+    public static final int RECORD_HEADROOM = 64 * 1024;
+
     private final int maxMessageSize;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Object flushLock = new Object();
@@ -56,7 +59,8 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
 
     /**
      * @param files the segments (already loaded); their span equals their capacity
-     * @param maxMessageSize largest record accepted, bytes
+     * @param maxMessageSize largest body accepted, bytes; a record may be {@link #RECORD_HEADROOM} larger
+     *     (RocketMQ's bound: the header, a topic of up to 255 bytes and up to 32 KiB of properties fit)
      */
     public CommitLog(SegmentFiles files, QueueOffsetTable queueOffsets, Clock clock, ByteBufAllocator allocator,
                      int maxMessageSize) {
@@ -118,11 +122,15 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
                 if (!queue.equals(new TopicQueue(message.topic(), message.queueId()))) {
                     return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "a batch must share one topic and queue");
                 }
+                if (message.body().length > maxMessageSize) {
+                    return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "body of " + message.body().length
+                            + " bytes exceeds maxMessageSize " + maxMessageSize);
+                }
                 ByteBuf record = encoder.encode(message);
                 records.add(record);
-                if (record.readableBytes() > maxMessageSize) {
+                if (record.readableBytes() > (long) maxMessageSize + RECORD_HEADROOM) {
                     return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, "record of " + record.readableBytes()
-                            + " bytes exceeds maxMessageSize " + maxMessageSize);
+                            + " bytes exceeds maxMessageSize " + maxMessageSize + " + " + RECORD_HEADROOM);
                 }
                 total += record.readableBytes();
             }

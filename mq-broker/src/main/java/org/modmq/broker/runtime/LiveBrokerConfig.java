@@ -1,4 +1,4 @@
-package org.modmq.broker.admin;
+package org.modmq.broker.runtime;
 
 import java.time.Clock;
 import java.util.List;
@@ -18,24 +18,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker configuration as changed at run time by UPDATE_BROKER_CONFIG (25). Only the keys in
- * {@link #RUNTIME_KEYS} may change: settings read afresh on each use, never ones that shape files,
- * ports, threads or identity. An update is validated by re-parsing the whole configuration with the
- * change applied (same ranges and messages as at start-up) and is applied all or nothing; each
- * applied update bumps {@link #version()} and tells the listeners. Changes live in memory only (the
- * configuration file is not rewritten), and take effect where a reader asks {@link #current()}.
+ * The broker configuration as changed at run time by UPDATE_BROKER_CONFIG (25). Only the keys of
+ * {@link RuntimeKeys} may change, each within its rule; every other key the broker knows is refused
+ * ({@link RuntimeKeyException}), and so is a key it does not know ({@link ConfigException}). An update
+ * is then validated again by re-parsing the whole configuration with the change applied (same ranges
+ * and messages as at start-up) and is applied all or nothing; each applied update bumps
+ * {@link #version()} and tells the listeners. Changes live in memory only (the configuration file is
+ * not rewritten), and take effect where a reader asks {@link #current()}.
  * Thread-safe: reads are lock-free, updates are serialised.
  */
 public final class LiveBrokerConfig {
 
-    /** Keys UPDATE_BROKER_CONFIG accepts. */
-    public static final Set<String> RUNTIME_KEYS = Set.of("brokerPermission", "autoCreateTopicEnable",
-            "autoCreateSubscriptionGroup", "longPollingEnable", "shortPollingTimeMills", "slaveReadEnable",
-            "accessMessageInMemoryMaxRatio", "maxMessageSize", "diskMaxUsedSpaceRatio", "fileReservedTime",
-            "deleteWhen");
     private static final Logger LOG = LoggerFactory.getLogger(LiveBrokerConfig.class);
 
     private final Clock clock;
+    private final int startMaxMessageSize;
     private final List<Consumer<BrokerConfig>> listeners = new CopyOnWriteArrayList<>();
     private volatile BrokerConfig current;
     private volatile DataVersion version;
@@ -44,6 +41,7 @@ public final class LiveBrokerConfig {
     public LiveBrokerConfig(BrokerConfig initial, Clock clock) {
         this.current = Objects.requireNonNull(initial, "initial");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.startMaxMessageSize = initial.store().maxMessageSize();
         this.version = DataVersion.initial(clock);
     }
 
@@ -66,16 +64,32 @@ public final class LiveBrokerConfig {
      * Applies {@code changes} all or nothing.
      *
      * @return the new configuration
-     * @throws RuntimeKeyException when a key may not change at run time (nothing applied)
-     * @throws ConfigException when a value is not valid (nothing applied)
+     * @throws RuntimeKeyException when a known key may not change at run time (nothing applied)
+     * @throws ConfigException when a key is unknown or a value is not valid (nothing applied)
      */
     public BrokerConfig update(Map<String, String> changes) {
         Objects.requireNonNull(changes, "changes");
-        Set<String> refused = new TreeSet<>(changes.keySet());
-        refused.removeAll(RUNTIME_KEYS);
+        Set<String> known = BrokerConfigParser.knownKeys();
+        Set<String> unknown = new TreeSet<>();
+        Set<String> refused = new TreeSet<>();
+        for (String key : changes.keySet()) {
+            if (!known.contains(key)) {
+                unknown.add(key);
+            } else if (!RuntimeKeys.isRuntimeKey(key)) {
+                refused.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigException("unknown broker key(s) " + unknown + "; nothing changed");
+        }
         if (!refused.isEmpty()) {
-            throw new RuntimeKeyException("cannot change " + refused + " at run time; keys that can change: "
-                    + new TreeSet<>(RUNTIME_KEYS));
+            throw new RuntimeKeyException("Can not update config in black list: " + refused
+                    + " cannot change at run time; keys that can: " + RuntimeKeys.names());
+        }
+        for (Map.Entry<String, String> change : new TreeMap<>(changes).entrySet()) {
+            RuntimeKeys.problem(change.getKey(), change.getValue(), () -> startMaxMessageSize).ifPresent(p -> {
+                throw new ConfigException(p + "; nothing changed");
+            });
         }
         BrokerConfig updated;
         synchronized (this) {
@@ -87,11 +101,17 @@ public final class LiveBrokerConfig {
             version = version.next(clock);
         }
         LOG.info("broker configuration changed at run time: {}", new TreeMap<>(changes));
-        listeners.forEach(l -> l.accept(updated));
+        for (Consumer<BrokerConfig> listener : listeners) {
+            try {
+                listener.accept(updated);
+            } catch (RuntimeException e) {
+                LOG.warn("acting on the run-time configuration change {} failed", new TreeMap<>(changes), e);
+            }
+        }
         return updated;
     }
 
-    /** A key that UPDATE_BROKER_CONFIG may not change. */
+    /** A key that the broker knows but that UPDATE_BROKER_CONFIG may not change. */
     public static final class RuntimeKeyException extends IllegalArgumentException {
 
         private static final long serialVersionUID = 1L;
