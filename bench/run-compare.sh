@@ -47,6 +47,7 @@ KEEP=${BENCH_KEEP:-0}                              # 1 keeps the temp folder (lo
 MODMQ_EXTRA_OPTS=${BENCH_MODMQ_JAVA_OPTS:-}        # extra JVM options of the modmq broker, e.g. JFR
 MODMQ_BACKEND=${BENCH_MODMQ_BACKEND:-mmap}         # modmq storeBackend: mmap or direct (O_DIRECT)
 MODMQ_HEAP=${BENCH_MODMQ_HEAP:-}                   # heap options of the modmq broker (default: its launcher's)
+MODMQ_CONF=${BENCH_MODMQ_CONF:-}                   # extra key=value settings of the modmq broker, space-separated
 PHASES=${BENCH_PHASES:-1 2}                        # 1 = ASYNC_FLUSH workloads, 2 = SYNC_FLUSH sync send
 WORKLOADS=${BENCH_WORKLOADS:-sync async batch drain e2e}   # phase-1 workloads to run
 PROBE_SETTLE=${BENCH_PROBE_SETTLE:-1}              # seconds the probe runs before the broker is launched
@@ -211,6 +212,7 @@ autoCreateSubscriptionGroup=true
 defaultTopicQueueNums=$QUEUES
 storeBackend=$MODMQ_BACKEND
 EOF
+            for setting in $MODMQ_CONF; do echo "$setting" >>"$dir/broker.conf"; done
             MODMQ_LOG_DIR="$dir/logs" JAVA_HEAP_OPTS="$NAMESRV_HEAP" JAVA_OPTS="-Duser.home=$dir/home" \
                 "${ON_CPU1[@]}" "$DIST/bin/mqnamesrv" -c "$dir/namesrv.conf" >"$dir/logs/namesrv.out" 2>&1 &
             ;;
