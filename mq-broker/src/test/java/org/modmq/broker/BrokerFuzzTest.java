@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.metadata.BrokerMetadata;
+import org.modmq.broker.metadata.SubscriptionGroupTable;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.testing.TestConfigs;
@@ -44,6 +45,8 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.testkit.NettyLeakCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fuzzes the broker's request processors over a raw socket (seeded, bounded by tries and time;
@@ -53,13 +56,15 @@ import org.modmq.testkit.NettyLeakCheck;
  * broken frame), the broker keeps answering, a refused request leaves the CommitLog's end, the topic
  * table and the subscription groups as they were, and nothing leaks. The broker runs without
  * background writers (delay levels of an hour, no timer wheel, no transaction check-backs), so that any
- * change of the CommitLog comes from the request just answered. No topic whose name the broker refuses
- * may appear either, whatever the answer.
+ * change of the CommitLog comes from the request just answered. No topic or group whose name RocketMQ
+ * refuses may appear either, whatever the answer.
  */
 @Tag("integration")
 @Timeout(90)
 @ExtendWith(NettyLeakCheck.class)
 class BrokerFuzzTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerFuzzTest.class);
 
     @TempDir
     Path dir;
@@ -101,10 +106,11 @@ class BrokerFuzzTest {
                 opaque -> FuzzRequest.of(RequestCode.GET_BROKER_RUNTIME_INFO, opaque, Map.of(), new byte[0]),
                 () -> List.of(binding.store().getCommitLogMaxOffset(), metadata.topics().snapshot(),
                         metadata.subscriptionGroups().dataVersion()),
-                () -> illegalTopics(metadata), BrokerFuzzTest::jsonReply);
+                () -> illegalNames(metadata), BrokerFuzzTest::jsonReply);
 
-        FuzzReport report = FuzzRun.run(target, new FuzzBudget(6_000, Duration.ofSeconds(10), Duration.ofSeconds(5)),
-                Trials.seed());
+        FuzzBudget budget = new FuzzBudget(Trials.tries(6_000), Trials.time(Duration.ofSeconds(10)), Duration.ofSeconds(10));
+        FuzzReport report = FuzzRun.run(target, budget, Trials.seed());
+        LOG.info("fuzz run against {}:\n{}", target.address(), report.summary());
 
         assertThat(report.failures()).as(report.summary()).isEmpty();
         assertThat(report.storedChecks()).isPositive();
@@ -112,11 +118,24 @@ class BrokerFuzzTest {
                 .isEqualTo(ResponseCode.SUCCESS);
     }
 
-    /** Topics whose names the broker itself refuses: no request should have created one. */
-    private static Set<String> illegalTopics(BrokerMetadata metadata) {
+    /**
+     * Topics and groups no request should have created: names with characters RocketMQ refuses, groups
+     * longer than 255, topics longer than 127 unless they are a legal group's retry or dead-letter topic.
+     */
+    private static Set<String> illegalNames(BrokerMetadata metadata) {
         Set<String> illegal = new TreeSet<>();
-        metadata.topics().snapshot().keySet().forEach(topic -> TopicValidator.problem(topic)
-                .ifPresent(problem -> illegal.add("topic " + topic + ": " + problem)));
+        for (String topic : metadata.topics().snapshot().keySet()) {
+            String group = null;
+            for (String prefix : List.of(TopicValidator.RETRY_PREFIX, TopicValidator.DLQ_PREFIX)) {
+                group = group == null && topic.startsWith(prefix) ? topic.substring(prefix.length()) : group;
+            }
+            if (group != null ? !SubscriptionGroupTable.isLegalName(group) : TopicValidator.problem(topic).isPresent()) {
+                illegal.add("topic " + topic);
+            }
+        }
+        metadata.subscriptionGroups().wrapper().subscriptionGroupTable().keySet().stream()
+                .filter(group -> !SubscriptionGroupTable.isLegalName(group))
+                .forEach(group -> illegal.add("group " + group));
         return illegal;
     }
 

@@ -47,6 +47,9 @@ public final class FuzzReport {
 
     private final long seed;
     private final Map<TrialKind, Long> trials = new EnumMap<>(TrialKind.class);
+    private final Map<TrialKind, Long> trialNanos = new EnumMap<>(TrialKind.class);
+    private long slowestNanos;
+    private String slowest = "none";
     private final Map<Integer, Long> answersByCode = new TreeMap<>();
     private final Map<String, Long> closes = new TreeMap<>();
     private final List<Failure> failures = new ArrayList<>();
@@ -62,8 +65,13 @@ public final class FuzzReport {
         this.seed = seed;
     }
 
-    void trial(TrialKind kind) {
+    void trial(TrialKind kind, long index, long nanos, FuzzRequest request) {
         trials.merge(kind, 1L, Long::sum);
+        trialNanos.merge(kind, nanos, Long::sum);
+        if (nanos > slowestNanos) {
+            slowestNanos = nanos;
+            slowest = "trial " + index + " (" + kind + ", " + request.describe() + ")";
+        }
     }
 
     void sent(int requests) {
@@ -176,6 +184,10 @@ public final class FuzzReport {
                 .append(", no answer by design ").append(unanswered).append(", stored-state checks ")
                 .append(storedChecks).append('\n');
         text.append("answers by code ").append(answersByCode).append('\n');
+        text.append("ms per trial");
+        trials.forEach((kind, count) -> text.append(' ').append(kind).append('=').append(String.format(
+                java.util.Locale.ROOT, "%.1f", trialNanos.get(kind) / 1e6 / count)));
+        text.append(", slowest ").append(slowestNanos / 1_000_000).append(" ms: ").append(slowest).append('\n');
         text.append("closed by the server ").append(closes).append('\n');
         text.append("failures ").append(failureCount);
         failures.forEach(failure -> text.append('\n').append(failure));

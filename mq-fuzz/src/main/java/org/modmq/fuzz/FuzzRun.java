@@ -74,7 +74,7 @@ public final class FuzzRun {
                 SplittableRandom random = Trials.random(seed, i);
                 int roll = random.nextInt(100);
                 TrialKind kind = roll < 60 ? TrialKind.WELL_FORMED : roll < 92 ? TrialKind.MUTATED : TrialKind.PIPELINED;
-                report.trial(kind);
+                long trialStart = System.nanoTime();
                 boolean probed = switch (kind) {
                     case WELL_FORMED -> wellFormed(i, random);
                     case MUTATED -> mutated(i, random);
@@ -85,6 +85,7 @@ public final class FuzzRun {
                     break;
                 }
                 checkGarbage(i, kind);
+                report.trial(kind, i, System.nanoTime() - trialStart, lastRequest);
             }
         } catch (Unreachable e) {
             aborted = true;

@@ -36,6 +36,8 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.testkit.NettyLeakCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fuzzes the name server's request processors over a raw socket (seeded, bounded by tries and time;
@@ -48,6 +50,8 @@ import org.modmq.testkit.NettyLeakCheck;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @ExtendWith(NettyLeakCheck.class)
 class NamesrvFuzzTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NamesrvFuzzTest.class);
 
     private NamesrvServer namesrv;
     private RemotingClient registrar;
@@ -85,8 +89,9 @@ class NamesrvFuzzTest {
                 new RequestGenerator(RequestCatalog.NAMESRV, world),
                 opaque -> FuzzRequest.of(RequestCode.GET_BROKER_CLUSTER_INFO, opaque, Map.of(), new byte[0]),
                 this::routes, Set::of, NamesrvFuzzTest::jsonReply);
-        FuzzReport report = FuzzRun.run(target, new FuzzBudget(4_000, Duration.ofSeconds(6), Duration.ofSeconds(5)),
-                Trials.seed());
+        FuzzBudget budget = new FuzzBudget(Trials.tries(4_000), Trials.time(Duration.ofSeconds(6)), Duration.ofSeconds(10));
+        FuzzReport report = FuzzRun.run(target, budget, Trials.seed());
+        LOG.info("fuzz run against {}:\n{}", target.address(), report.summary());
         assertThat(report.failures()).as(report.summary()).isEmpty();
         assertThat(report.trials()).isPositive();
         assertThat(report.storedChecks()).isPositive();

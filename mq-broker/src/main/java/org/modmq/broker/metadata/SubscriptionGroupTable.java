@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,9 @@ public final class SubscriptionGroupTable {
     public static final Set<String> SYSTEM_GROUPS = Set.of("TOOLS_CONSUMER", "FILTERSRV_CONSUMER",
             "SELF_TEST_C_GROUP", "CID_ONS-HTTP-PROXY", "CID_ONSAPI_PULL", "CID_ONSAPI_PERMISSION",
             "CID_ONSAPI_OWNER", "CID_SYS_RMQ_TRANS");
+    /** RocketMQ's longest group name. */
+    public static final int MAX_GROUP_LENGTH = 255;
+    private static final Pattern LEGAL_GROUP = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
     private static final Logger LOG = LoggerFactory.getLogger(SubscriptionGroupTable.class);
 
     private final AtomicJsonFile file;
@@ -55,13 +59,18 @@ public final class SubscriptionGroupTable {
         return Optional.ofNullable(groups.get(group));
     }
 
-    /** The group, created with defaults when auto-creation is on or it is a system group; else empty. */
+    /**
+     * The group, created with defaults when auto-creation is on or it is a system group; else empty.
+     * As in RocketMQ, a name that is blank, longer than {@value #MAX_GROUP_LENGTH} or has characters
+     * other than {@code %|a-zA-Z0-9_-} is never created (a heartbeat or pull naming one would otherwise
+     * leave that group, and its retry topic, stored for good).
+     */
     public Optional<SubscriptionGroupConfig> findOrCreate(String group) {
-        SubscriptionGroupConfig existing = groups.get(group);
+        SubscriptionGroupConfig existing = group == null ? null : groups.get(group);
         if (existing != null) {
             return Optional.of(existing);
         }
-        if (!autoCreate && !SYSTEM_GROUPS.contains(group)) {
+        if (!isLegalName(group) || !autoCreate && !SYSTEM_GROUPS.contains(group)) {
             return Optional.empty();
         }
         synchronized (this) {
@@ -75,6 +84,12 @@ public final class SubscriptionGroupTable {
             LOG.info("subscription group {} created", group);
             return Optional.of(created);
         }
+    }
+
+    /** Whether {@code group} is a name RocketMQ would create a group under. */
+    public static boolean isLegalName(String group) {
+        return group != null && !group.isBlank() && group.length() <= MAX_GROUP_LENGTH
+                && LEGAL_GROUP.matcher(group).matches();
     }
 
     /** Creates or replaces a group (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP). */

@@ -49,6 +49,20 @@ class SubscriptionGroupTableTest {
     }
 
     @Test
+    void neverAutoCreatesAGroupWhoseNameRocketMqRefuses() {
+        SubscriptionGroupTable table = new SubscriptionGroupTable(dir, clock, true);
+        DataVersion before = table.dataVersion();
+        for (String illegal : new String[] {"% \n==a\u0002", "", " ", "a b", "g\u00e9", "g".repeat(256)}) {
+            assertThat(table.findOrCreate(illegal)).as(illegal).isEmpty();
+            assertThat(table.get(illegal)).isEmpty();
+        }
+        assertThat(table.findOrCreate(null)).isEmpty();
+        assertThat(table.dataVersion()).isEqualTo(before);
+        assertThat(table.findOrCreate("g".repeat(255))).isPresent();
+        assertThat(table.findOrCreate("%a|b_c-9")).isPresent();
+    }
+
+    @Test
     void fillsPropertiesMissingFromAPartialConfigWithDefaults() {
         SubscriptionGroupConfig parsed = BrokerJson.decodeWithDefaults(
                 "{\"groupName\":\"g2\",\"retryMaxTimes\":3,\"unknown\":1}".getBytes(StandardCharsets.UTF_8),
