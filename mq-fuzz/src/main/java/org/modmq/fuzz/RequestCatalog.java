@@ -33,8 +33,10 @@ public final class RequestCatalog {
      * @param name   RocketMQ's name of the code
      * @param fields header field name → kind, in the stock client's order
      * @param body   the body kind
+     * @param oneway whether the stock client sends it one-way only, so that a server need not answer it
+     *               (END_TRANSACTION: RocketMQ answers nothing for the outcome UNKNOWN)
      */
-    public record Shape(int code, String name, Map<String, FieldKind> fields, BodyKind body) {
+    public record Shape(int code, String name, Map<String, FieldKind> fields, BodyKind body, boolean oneway) {
     }
 
     private static final String SEND_FIELDS = "producerGroup:GROUP topic:TOPIC defaultTopic:TOPIC "
@@ -74,8 +76,9 @@ public final class RequestCatalog {
             shape(35, "UNREGISTER_CLIENT", "clientID:CLIENT_ID producerGroup:GROUP consumerGroup:GROUP", BodyKind.NONE),
             shape(36, "CONSUMER_SEND_MSG_BACK", "offset:OFFSET group:GROUP delayLevel:INT originMsgId:MSG_ID "
                     + "originTopic:TOPIC unitMode:BOOL maxReconsumeTimes:INT", BodyKind.NONE),
-            shape(37, "END_TRANSACTION", "producerGroup:GROUP tranStateTableOffset:OFFSET commitLogOffset:OFFSET "
-                    + "commitOrRollback:INT fromTransactionCheck:BOOL msgId:MSG_ID transactionId:TEXT", BodyKind.NONE),
+            oneway(shape(37, "END_TRANSACTION", "producerGroup:GROUP tranStateTableOffset:OFFSET "
+                    + "commitLogOffset:OFFSET commitOrRollback:INT fromTransactionCheck:BOOL msgId:MSG_ID "
+                    + "transactionId:TEXT", BodyKind.NONE)),
             shape(38, "GET_CONSUMER_LIST_BY_GROUP", "consumerGroup:GROUP", BodyKind.NONE),
             shape(41, "LOCK_BATCH_MQ", "", BodyKind.LOCK),
             shape(42, "UNLOCK_BATCH_MQ", "", BodyKind.LOCK),
@@ -211,6 +214,10 @@ public final class RequestCatalog {
                 parsed.put(field.substring(0, colon), FieldKind.valueOf(field.substring(colon + 1)));
             }
         }
-        return new Shape(code, name, Collections.unmodifiableMap(parsed), body);
+        return new Shape(code, name, Collections.unmodifiableMap(parsed), body, false);
+    }
+
+    private static Shape oneway(Shape shape) {
+        return new Shape(shape.code(), shape.name(), shape.fields(), shape.body(), true);
     }
 }

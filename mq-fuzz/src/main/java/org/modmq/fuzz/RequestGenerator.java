@@ -55,6 +55,9 @@ public final class RequestGenerator {
             case 3 -> Values.edgyInt(random) & ~FuzzRequest.FLAG_RESPONSE;
             default -> 0;
         };
+        if (shape != null && shape.oneway()) {
+            flag |= FuzzRequest.FLAG_ONEWAY;
+        }
         String remark = Values.chance(random, 0.9) ? null : Values.hostile(random);
         boolean fitsBinary = fitsShort(code) && fitsShort(version);
         int type = fitsBinary && random.nextBoolean() ? 1 : 0;
