@@ -133,7 +133,7 @@ final class FuzzCommand implements Callable<Integer> {
                 : isBroker ? () -> StockReplies.brokerState(host, port, answerTimeoutMillis)
                 : () -> StockReplies.namesrvState(host, port, answerTimeoutMillis);
         return new FuzzTarget(host, port, generator, opaque -> FuzzRequest.of(probeCode, opaque, Map.of(), new byte[0]),
-                stored, java.util.Set::of, StockReplies::jsonReply);
+                stored, java.util.Set::of, !isBroker, StockReplies::jsonReply);
     }
 
     private String checkAddress(String address) {

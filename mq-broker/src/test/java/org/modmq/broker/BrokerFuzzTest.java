@@ -106,7 +106,7 @@ class BrokerFuzzTest {
         FuzzTarget target = new FuzzTarget("127.0.0.1", broker.port(), new RequestGenerator(RequestCatalog.BROKER, world),
                 opaque -> FuzzRequest.of(RequestCode.GET_BROKER_RUNTIME_INFO, opaque, Map.of(), new byte[0]),
                 () -> List.of(binding.store().getCommitLogMaxOffset(), metadata.topics().snapshot()),
-                () -> illegalNames(metadata), BrokerFuzzTest::jsonReply);
+                () -> illegalNames(metadata), false, BrokerFuzzTest::jsonReply);
 
         FuzzBudget budget = new FuzzBudget(Trials.tries(6_000), Trials.time(Duration.ofSeconds(10)), Duration.ofSeconds(10));
         FuzzReport report = FuzzRun.run(target, budget, Trials.seed());

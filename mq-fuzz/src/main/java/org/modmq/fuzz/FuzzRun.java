@@ -157,7 +157,7 @@ public final class FuzzRun {
             report.closed(what);
             report.unanswered();
             // Frames before the one that broke, or before the half-close, may have been processed.
-            if (plan.firstBroken() || plan.first().kind() == FrameShape.Kind.INCOMPLETE) {
+            if (!target.closeUndoes() && (plan.firstBroken() || plan.first().kind() == FrameShape.Kind.INCOMPLETE)) {
                 checkStored(trial, TrialKind.MUTATED, request, plan.bytes(), before, "a frame that was never processed");
             }
             drop();

@@ -19,10 +19,13 @@ import java.util.function.Supplier;
  * @param garbage     what the server stores that no request should ever have made it store (a topic whose
  *                    name the server itself refuses, say), one text per item; checked after every trial,
  *                    and an item not seen before fails that trial
+ * @param closeUndoes whether closing a connection changes the stored state by itself (a name server forgets
+ *                    the brokers registered over it): then the state is not compared after a close
  * @param json        reads the server's JSON headers
  */
 public record FuzzTarget(String host, int port, RequestGenerator generator, IntFunction<FuzzRequest> probe,
-                         Supplier<Object> storedState, Supplier<Set<String>> garbage, Reply.JsonHeaderReader json) {
+                         Supplier<Object> storedState, Supplier<Set<String>> garbage, boolean closeUndoes,
+                         Reply.JsonHeaderReader json) {
 
     /** Checks for nulls. */
     public FuzzTarget {

@@ -34,11 +34,9 @@ public record SendPlan(FrameShape first, byte[] bytes, boolean broken, boolean s
                     if (shape.missing() > PAD_LIMIT) {
                         return new SendPlan(first, input, false, true);
                     }
-                    byte[] padded = Arrays.copyOf(input, input.length + (int) shape.missing());
-                    // Padding may complete a frame whose type or header length is wrong.
-                    FrameShape completed = FrameShape.of(Arrays.copyOfRange(padded, at, padded.length));
-                    FrameShape firstNow = at == 0 ? completed : first;
-                    return new SendPlan(firstNow, padded, completed.kind().broken(), false);
+                    // Padding completes the frame, or only its length field (which may then ask for more),
+                    // or a frame whose type or header length is wrong: judge the padded bytes again.
+                    return of(Arrays.copyOf(input, input.length + (int) shape.missing()));
                 }
                 default -> {
                     return new SendPlan(first, input, true, false);

@@ -56,6 +56,11 @@ class FuzzGeneratorsTest {
         SendPlan halfClose = SendPlan.of(claimsMore);
         assertThat(halfClose.shutdown()).isTrue();
         assertThat(halfClose.bytes()).isEqualTo(claimsMore);
+        // Padding the length field out to four bytes can make it ask for megabytes: half-close then too.
+        SendPlan lengthOnly = SendPlan.of(new byte[] {0x00, 0x21, 0x66});
+        assertThat(lengthOnly.shutdown()).isTrue();
+        assertThat(lengthOnly.bytes()).containsExactly(0x00, 0x21, 0x66, 0x00);
+        assertThat(lengthOnly.first().kind()).isEqualTo(FrameShape.Kind.INCOMPLETE);
     }
 
     @Test
