@@ -43,6 +43,8 @@ public final class FuzzRun {
     private final FuzzReport report;
     private RawConnection connection;
     private int opaque = 1 << 24;
+    /** Probes count in a range of their own: a spoiled frame's opaque one bit off never names a probe. */
+    private int probeOpaque = 0xA5000000;
     private boolean unsettled;
     private final Set<String> garbageSeen = new HashSet<>();
     private FuzzRequest lastRequest;
@@ -163,11 +165,11 @@ public final class FuzzRun {
             drop();
             return false;
         }
-        int probeOpaque = nextOpaque();
+        int probeId = nextProbeOpaque();
         report.probe();
         Map<Integer, Reply> seen = new HashMap<>();
-        sink.send(FrameWriter.frame(target.probe().apply(probeOpaque)));
-        Wait received = awaitReply(probeOpaque, seen);
+        sink.send(FrameWriter.frame(target.probe().apply(probeId)));
+        Wait received = awaitReply(probeId, seen);
         Reply answer = seen.get(request.opaque());
         if (answer != null) {
             report.answer(answer.code());
@@ -234,7 +236,7 @@ public final class FuzzRun {
             if (probing == null) {
                 return false;
             }
-            FuzzRequest probe = target.probe().apply(nextOpaque());
+            FuzzRequest probe = target.probe().apply(nextProbeOpaque());
             report.probe();
             probing.send(FrameWriter.frame(probe));
             Wait received = awaitReply(probe.opaque(), new HashMap<>());
@@ -388,6 +390,10 @@ public final class FuzzRun {
 
     private int nextOpaque() {
         return opaque++;
+    }
+
+    private int nextProbeOpaque() {
+        return probeOpaque++;
     }
 
     private void fail(long trial, TrialKind kind, String what, FuzzRequest request, byte[] bytes) {
