@@ -23,6 +23,8 @@ import org.modmq.fuzz.RawConnection.Received;
  *       without an answer, and so does a half-close in the middle of a frame;</li>
  *   <li>afterwards the server answers a well-formed probe with SUCCESS, on the same connection when it is
  *       still open, else on a new one;</li>
+ *   <li>no answer is a SYSTEM_ERROR naming an exception class (what a server says for an exception its
+ *       processor did not expect, an NPE say) rather than a clear error;</li>
  *   <li>when the answer is a refusal (any code but SUCCESS, FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT and
  *       SLAVE_NOT_AVAILABLE), or the frame could not be processed, the target's stored state is unchanged.</li>
  * </ul>
@@ -36,6 +38,9 @@ public final class FuzzRun {
     private static final Set<Integer> STORING_CODES = Set.of(0, 10, 11, 12);
     private static final int SUCCESS = 0;
     private static final int HEX_SHOWN = 256;
+    /** How a server describes an exception it did not expect (modmq and RocketMQ: the class's simple name). */
+    private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
+            "^[A-Z][A-Za-z0-9$]*(Exception|Error)(: .*)?$", java.util.regex.Pattern.DOTALL);
 
     private final FuzzTarget target;
     private final FuzzBudget budget;
@@ -117,7 +122,7 @@ public final class FuzzRun {
         }
         Wait received = awaitReply(request.opaque(), new HashMap<>());
         if (received instanceof Answered answer) {
-            report.answer(answer.reply().code());
+            answered(trial, TrialKind.WELL_FORMED, request, frame, answer.reply());
             checkStoredAfterRefusal(trial, TrialKind.WELL_FORMED, request, frame, before, answer.reply());
         } else if (received instanceof Gone closed) {
             report.closed("well-formed frame");
@@ -172,7 +177,7 @@ public final class FuzzRun {
         Wait received = awaitReply(probeId, seen);
         Reply answer = seen.get(request.opaque());
         if (answer != null) {
-            report.answer(answer.code());
+            answered(trial, TrialKind.MUTATED, request, plan.bytes(), answer);
             checkStoredAfterRefusal(trial, TrialKind.MUTATED, request, plan.bytes(), before, answer);
         } else {
             report.unanswered();
@@ -224,7 +229,7 @@ public final class FuzzRun {
                 drop();
                 return false;
             }
-            report.answer(seen.get(request.opaque()).code());
+            answered(trial, TrialKind.PIPELINED, request, all, seen.get(request.opaque()));
         }
         return false;
     }
@@ -252,6 +257,15 @@ public final class FuzzRun {
         }
         fail(trial, kind, "the server stopped answering well-formed requests", target.probe().apply(0), new byte[0]);
         return false;
+    }
+
+    /** Counts an answer and fails the trial when it reports an exception the server did not expect. */
+    private void answered(long trial, TrialKind kind, FuzzRequest request, byte[] bytes, Reply reply) {
+        report.answer(reply.code());
+        if (reply.code() == 1 && reply.remark() != null && UNEXPECTED.matcher(reply.remark()).matches()) {
+            fail(trial, kind, "answered with an exception the server did not expect instead of a clear error: "
+                    + Printable.of(reply.remark(), 300), request, bytes);
+        }
     }
 
     private void checkProbe(long trial, TrialKind kind, Reply reply, FuzzRequest probe, byte[] bytes) {

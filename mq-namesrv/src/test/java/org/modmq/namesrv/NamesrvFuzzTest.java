@@ -109,7 +109,7 @@ class NamesrvFuzzTest {
 
     private RemotingCommand call(RemotingClient client, RemotingCommand request) {
         try {
-            return client.invoke(namesrv.address(), request, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+            return client.invoke(namesrv.address(), request, Duration.ofSeconds(15)).get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("name server did not answer " + request, e);
         }
