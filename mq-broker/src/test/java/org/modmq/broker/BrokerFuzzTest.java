@@ -108,7 +108,7 @@ class BrokerFuzzTest {
                 () -> List.of(binding.store().getCommitLogMaxOffset(), metadata.topics().snapshot()),
                 () -> illegalNames(metadata), false, BrokerFuzzTest::jsonReply);
 
-        FuzzBudget budget = new FuzzBudget(Trials.tries(6_000), Trials.time(Duration.ofSeconds(7)), Duration.ofSeconds(10));
+        FuzzBudget budget = new FuzzBudget(Trials.tries(6_000), Trials.time(Duration.ofSeconds(6)), Duration.ofSeconds(10));
         FuzzReport report = FuzzRun.run(target, budget, Trials.seed());
         LOG.info("fuzz run against {}:\n{}", target.address(), report.summary());
 

@@ -89,7 +89,7 @@ class NamesrvFuzzTest {
                 new RequestGenerator(RequestCatalog.NAMESRV, world),
                 opaque -> FuzzRequest.of(RequestCode.GET_BROKER_CLUSTER_INFO, opaque, Map.of(), new byte[0]),
                 this::routes, Set::of, true, NamesrvFuzzTest::jsonReply);
-        FuzzBudget budget = new FuzzBudget(Trials.tries(4_000), Trials.time(Duration.ofSeconds(4)), Duration.ofSeconds(10));
+        FuzzBudget budget = new FuzzBudget(Trials.tries(4_000), Trials.time(Duration.ofSeconds(3)), Duration.ofSeconds(10));
         FuzzReport report = FuzzRun.run(target, budget, Trials.seed());
         LOG.info("fuzz run against {}:\n{}", target.address(), report.summary());
         assertThat(report.failures()).as(report.summary()).isEmpty();

@@ -40,7 +40,7 @@ import org.modmq.testkit.NettyLeakCheck;
 @ExtendWith(NettyLeakCheck.class)
 class FrameDecoderFuzzTest {
 
-    private static final Duration TIME = Duration.ofSeconds(2);
+    private static final Duration TIME = Duration.ofMillis(1500);
     private static final int MAX_FRAME = 1024 * 1024;
     private static final RequestGenerator REQUESTS = new RequestGenerator(
             RequestCatalog.BROKER.and(RequestCatalog.NAMESRV), FuzzWorld.defaults());
