@@ -152,6 +152,21 @@ class DataPathTest {
     }
 
     @Test
+    void sendBackToAnOffsetWhereNoRecordStartsIsRefusedAndCreatesNothing() {
+        start();
+        assertThat(send("TopicB", "T", "k", "hello").code()).isEqualTo(ResponseCode.SUCCESS);
+        long end = binding.store().getCommitLogMaxOffset();
+        RemotingCommand back = client.invoke(RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK)
+                .putExtField("offset", 7).putExtField("group", "fresh-group").putExtField("delayLevel", 0)
+                .putExtField("maxReconsumeTimes", 16));
+        assertThat(back.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(back.remark()).isEqualTo("look message by offset failed, 7");
+        assertThat(broker.runtime().metadata().topics().get("%RETRY%fresh-group")).isEmpty();
+        assertThat(broker.runtime().metadata().subscriptionGroups().get("fresh-group")).isEmpty();
+        assertThat(binding.store().getCommitLogMaxOffset()).isEqualTo(end);
+    }
+
+    @Test
     void batchSendStoresEveryMessageWithTheBatchUniqueKey() {
         start();
         byte[] body = BrokerClient.batchBody(List.of("m1", "m2", "m3"), List.of(props("TAGS", "T", "UNIQ_KEY", "u1"),

@@ -28,7 +28,8 @@ import org.modmq.store.MessageIds;
  * message waits in SCHEDULE_TOPIC_XXXX and reaches the retry topic when due. It goes to
  * {@code %DLQ%group} (one queue, perm 6, {@code DELAY=0}) once its reconsume times reach
  * {@code maxReconsumeTimes} (the group's {@code retryMaxTimes}, or the header's from V3_4_9 on) or for
- * {@code delayLevel} &lt; 0. Thread-safe; runs on the send executor.
+ * {@code delayLevel} &lt; 0. An offset where no record starts is refused (SYSTEM_ERROR, RocketMQ's remark)
+ * before the group or the retry topic is created. Thread-safe; runs on the send executor.
  */
 public final class SendBackProcessor implements RequestProcessor {
 
@@ -50,6 +51,12 @@ public final class SendBackProcessor implements RequestProcessor {
         String group = h.requireString("group");
         int delayLevel = h.requireInt("delayLevel");
         var metadata = path.runtime().metadata();
+        // Looked up before anything is created: RocketMQ creates the retry topic first and then refuses an
+        // offset where no record starts, leaving the topic behind for a request it refused.
+        StoredMessage stored = path.store().lookMessageByOffset(offset).orElse(null);
+        if (stored == null) {
+            return answer(request, ResponseCode.SYSTEM_ERROR, "look message by offset failed, " + offset);
+        }
         SubscriptionGroupConfig groupConfig = metadata.subscriptionGroups().findOrCreate(group).orElse(null);
         if (groupConfig == null) {
             return answer(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group not exist, " + group);
@@ -62,10 +69,6 @@ public final class SendBackProcessor implements RequestProcessor {
             return answer(request, ResponseCode.SUCCESS, null);
         }
         TopicConfig retry = metadata.topics().retryTopicOf(group, groupConfig.retryQueueNums());
-        StoredMessage stored = path.store().lookMessageByOffset(offset).orElse(null);
-        if (stored == null) {
-            return answer(request, ResponseCode.SYSTEM_ERROR, "look message by offset failed, " + offset);
-        }
         BrokerMessage original = stored.message();
         Map<String, String> properties = original.propertyMap();
         properties.putIfAbsent(MessageProperties.RETRY_TOPIC, original.topic());

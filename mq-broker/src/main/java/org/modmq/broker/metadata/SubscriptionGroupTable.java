@@ -61,15 +61,17 @@ public final class SubscriptionGroupTable {
     }
 
     /**
-     * The group, created with defaults when auto-creation is on or it is a system group; else empty. A name
-     * that {@link TopicValidator#autoCreatedGroupProblem} refuses is never created.
+     * The group, created with defaults when auto-creation is on or it is a system group; else empty.
+     * As in RocketMQ, a name that is blank or has characters other than {@code %|a-zA-Z0-9_-} is never
+     * created (a heartbeat or pull naming one would otherwise leave that group, and its retry topic,
+     * stored for good), nor one that {@link TopicValidator#autoCreatedGroupProblem} refuses.
      */
     public Optional<SubscriptionGroupConfig> findOrCreate(String group) {
-        SubscriptionGroupConfig existing = groups.get(group);
+        SubscriptionGroupConfig existing = group == null ? null : groups.get(group);
         if (existing != null) {
             return Optional.of(existing);
         }
-        if (!autoCreate && !SYSTEM_GROUPS.contains(group)) {
+        if (group == null || !autoCreate && !SYSTEM_GROUPS.contains(group)) {
             return Optional.empty();
         }
         Optional<String> problem = TopicValidator.autoCreatedGroupProblem(group);
@@ -88,6 +90,11 @@ public final class SubscriptionGroupTable {
             LOG.info("subscription group {} created", group);
             return Optional.of(created);
         }
+    }
+
+    /** Whether {@code group} is a name RocketMQ would create a group under. */
+    public static boolean isLegalName(String group) {
+        return TopicValidator.autoCreatedGroupProblem(group).isEmpty();
     }
 
     /** Creates or replaces a group (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP). */

@@ -49,6 +49,21 @@ class SubscriptionGroupTableTest {
     }
 
     @Test
+    void neverAutoCreatesAGroupWhoseNameRocketMqRefuses() {
+        SubscriptionGroupTable table = new SubscriptionGroupTable(dir, clock, true);
+        DataVersion before = table.dataVersion();
+        for (String illegal : new String[] {"% \n==a\u0002", "", " ", "a b", "g\u00e9", "g".repeat(249)}) {
+            assertThat(table.findOrCreate(illegal)).as(illegal).isEmpty();
+            assertThat(table.get(illegal)).isEmpty();
+        }
+        assertThat(table.findOrCreate(null)).isEmpty();
+        assertThat(table.dataVersion()).isEqualTo(before);
+        // %RETRY% + 248 characters is the longest legal retry topic (255).
+        assertThat(table.findOrCreate("g".repeat(248))).isPresent();
+        assertThat(table.findOrCreate("%a|b_c-9")).isPresent();
+    }
+
+    @Test
     void fillsPropertiesMissingFromAPartialConfigWithDefaults() {
         SubscriptionGroupConfig parsed = BrokerJson.decodeWithDefaults(
                 "{\"groupName\":\"g2\",\"retryMaxTimes\":3,\"unknown\":1}".getBytes(StandardCharsets.UTF_8),

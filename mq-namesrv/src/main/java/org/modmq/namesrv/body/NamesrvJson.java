@@ -69,13 +69,17 @@ public final class NamesrvJson {
     /**
      * Parses a body.
      *
-     * @throws BodyFormatException if the bytes are not JSON of that shape
+     * @throws BodyFormatException if the bytes are not JSON of that shape (the JSON literal {@code null} is not)
      */
     public static <T> T decode(byte[] body, Class<T> type) {
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(type, "type");
         try {
-            return MAPPER.readValue(body, type);
+            T value = MAPPER.readValue(body, type);
+            if (value == null) {
+                throw new BodyFormatException("body is not a valid " + type.getSimpleName() + ": it is null", null);
+            }
+            return value;
         } catch (JsonProcessingException e) {
             throw new BodyFormatException("body is not a valid " + type.getSimpleName() + ": "
                     + e.getOriginalMessage(), e);

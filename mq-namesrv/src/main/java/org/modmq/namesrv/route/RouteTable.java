@@ -363,7 +363,8 @@ public final class RouteTable {
         lock.writeLock().lock();
         try {
             for (QueueData queueData : queueDatas) {
-                if (queueData == null || !state.brokerAddrTable.containsKey(queueData.brokerName())) {
+                if (queueData == null || queueData.brokerName() == null
+                        || !state.brokerAddrTable.containsKey(queueData.brokerName())) {
                     LOG.warn("topic {} not registered: unknown broker in {}", topic, queueData);
                     return false;
                 }

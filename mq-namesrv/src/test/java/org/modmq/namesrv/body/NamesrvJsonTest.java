@@ -28,6 +28,14 @@ class NamesrvJsonTest {
     }
 
     @Test
+    void refusesTheJsonNullAsABody() {
+        for (Class<?> type : List.of(TopicRouteData.class, RegisterBrokerBody.class, ClusterInfo.class)) {
+            assertThatThrownBy(() -> NamesrvJson.decode("null", type)).isInstanceOf(BodyFormatException.class)
+                    .hasMessage("body is not a valid " + type.getSimpleName() + ": it is null");
+        }
+    }
+
+    @Test
     void writesDataVersionLikeTheStockServer() {
         assertThat(json(new DataVersion(0, 0, 1700000000000L)))
                 .isEqualTo("{\"counter\":0,\"stateVersion\":0,\"timestamp\":1700000000000}");

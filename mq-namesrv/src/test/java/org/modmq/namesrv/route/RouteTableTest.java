@@ -194,6 +194,7 @@ class RouteTableTest {
     void registerTopicNeedsKnownBrokersAndDeleteTopicHonoursCluster() {
         routes.register(master("broker-a", table(1, topic("TopicA", 4, 6), topic("TBW102", 8, 7))));
         assertThat(routes.registerTopic("T2", List.of(new QueueData("broker-x", 6, 1, 0, 1)))).isFalse();
+        assertThat(routes.registerTopic("T2", List.of(new QueueData(null, 6, 1, 0, 1)))).isFalse();
         assertThat(routes.route("T2")).isEmpty();
         assertThat(routes.registerTopic("T2", List.of(new QueueData("broker-a", 6, 2, 0, 2)))).isTrue();
         assertThat(routes.route("T2")).isPresent();
