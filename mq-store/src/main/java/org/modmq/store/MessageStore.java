@@ -140,7 +140,6 @@ public final class MessageStore implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-
     /**
      * The role a store opens in: controller mode starts as a replica of no master (the controller says
      * who is master), classic {@code brokerRole=SLAVE} as a replica of {@code haMasterAddress} (or of no
@@ -267,13 +266,13 @@ public final class MessageStore implements AutoCloseable {
         if (!roles.master()) {
             return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "this broker is a replica and takes no messages");
         }
-        if (!health.writable()) {
-            return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "the message store is not writable after a "
-                    + "storage error (" + health.reason() + ")");
-        }
         if (parts.retention().diskFull()) {
             return AppendedPut.refused(PutStatus.DISK_FULL,
                     "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio());
+        }
+        if (!health.writable()) {
+            return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "the message store is not writable after a "
+                    + "storage error (" + health.reason() + ")");
         }
         if (awaitReplication) {
             PutStatus refused = tracker.admission();
@@ -614,6 +613,13 @@ public final class MessageStore implements AutoCloseable {
             parts.retention().doWork();
         } catch (StorageException | IllegalStateException e) {
             LOG.error("maintenance failed", e);
+        }
+        // A full disk refuses writes (DISK_FULL) and, like a storage error, is told to the name servers.
+        if (parts.retention().diskFull()) {
+            health.failed(WriteHealth.Area.DISK_FULL, "disk usage is above diskSpaceWarningLevelRatio "
+                    + parts.config().diskSpaceWarningLevelRatio());
+        } else {
+            health.recovered(WriteHealth.Area.DISK_FULL);
         }
     }
 

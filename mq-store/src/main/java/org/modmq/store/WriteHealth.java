@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether the store may take writes, as RocketMQ's running flags say "not writeable" after a storage
- * error: a failed CommitLog write, a failed force, or a failed ConsumeQueue or index write. Each
+ * error (a failed CommitLog write, a failed force, a failed ConsumeQueue or index write) or on a full
+ * disk. Each
  * {@link Area} fails and recovers on its own; the store is writable when none is failing. Listeners
  * hear every change of the whole (the broker tells the name servers).
  *
@@ -29,7 +30,9 @@ final class WriteHealth {
         /** A CommitLog force failed: recovers with the next successful force. */
         COMMIT_LOG_FORCE,
         /** A ConsumeQueue or index write or force failed: recovers when dispatch and their force succeed. */
-        LOGICS
+        LOGICS,
+        /** Disk usage above {@code diskSpaceWarningLevelRatio}: recovers when retention finds it below. */
+        DISK_FULL
     }
 
     private final Map<Area, String> failing = new EnumMap<>(Area.class);
