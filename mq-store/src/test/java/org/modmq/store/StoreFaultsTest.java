@@ -46,7 +46,8 @@ class StoreFaultsTest {
     @TempDir
     Path root;
 
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    // Several threads: a held ConsumeQueue force (slow forces) must not stop the flush timeout's sweep.
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
     private FaultControl control;
     private MessageStore store;
     private final List<Boolean> writability = new CopyOnWriteArrayList<>();
