@@ -93,6 +93,30 @@ class FaultInjectionTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mmap", "direct"})
+    void simulatedForcesDecideWhatSurvivesAndCloseForcesForReal(String delegate) {
+        Path file = root.resolve("seg");
+        FaultControl control = FaultyStorage.control(root);
+        control.simulateForces(true);
+        StorageBackend backend = open(delegate);
+        Segment segment = backend.open(file, CAPACITY);
+        segment.write(0, bytes(8_000, 4));
+        segment.flush(5_000);
+        assertThat(segment.durablePosition()).isEqualTo(5_000);
+        control.powerLoss();
+        backend.close();
+        try (StorageBackend reopened = open(delegate); Segment after = reopened.open(file, CAPACITY)) {
+            assertThat(read(after, 0, 5_000)).isEqualTo(filled(5_000, 4));
+            assertThat(read(after, 5_000, 3_000)).isEqualTo(filled(3_000, 0));
+            after.write(5_000, bytes(3_000, 6));
+            after.flush(8_000);
+        }
+        try (StorageBackend reopened = open(delegate); Segment after = reopened.open(file, CAPACITY)) {
+            assertThat(read(after, 5_000, 3_000)).as("a clean close forces what was flushed").isEqualTo(filled(3_000, 6));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mmap", "direct"})
     void tornWriteLeavesItsFirstHalfAndAnInjectedError(String delegate) {
         FaultControl control = FaultyStorage.control(root);
         try (StorageBackend backend = open(delegate); Segment segment = backend.open(root.resolve("seg"), CAPACITY)) {

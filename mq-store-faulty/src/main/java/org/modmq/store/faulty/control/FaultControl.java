@@ -34,6 +34,7 @@ public final class FaultControl {
     private final ReentrantLock slowLock = new ReentrantLock();
     private final Condition slowChanged = slowLock.newCondition();
     private long slowForceNanos;
+    private volatile boolean forcesSimulated;
 
     /** A control with no fault switched on. */
     public FaultControl() {
@@ -88,6 +89,19 @@ public final class FaultControl {
         } finally {
             slowLock.unlock();
         }
+    }
+
+    /**
+     * With {@code true}, a force only marks bytes durable for the power loss and does not force the
+     * device (much faster on a busy disk; the simulation defines what is durable either way). Files get
+     * their real force when the power is lost, when a segment closes and when the backend closes.
+     */
+    public void simulateForces(boolean simulated) {
+        forcesSimulated = simulated;
+    }
+
+    boolean forcesSimulated() {
+        return forcesSimulated;
     }
 
     /** How many times a fault was injected into {@code operation}. */

@@ -20,6 +20,8 @@ final class FaultySegment implements Segment {
     private final FaultControl control;
     private final FaultyStorageBackend backend;
     private final UndoJournal journal = new UndoJournal();
+    /** Highest position a simulated force made durable (see {@link FaultControl#simulateForces}). */
+    private volatile int simulatedDurable;
 
     FaultySegment(Segment inner, FaultControl control, FaultyStorageBackend backend) {
         this.inner = inner;
@@ -89,8 +91,18 @@ final class FaultySegment implements Segment {
         backend.enter("force " + path());
         try {
             control.check(Operation.FORCE, path(), "force segment " + path() + " up to " + upTo);
+            if (upTo < 0 || upTo > capacity()) {
+                throw new IndexOutOfBoundsException("flush up to " + upTo + " is outside [0, " + capacity() + "] of "
+                        + path());
+            }
             long mark = journal.mark();
-            inner.flush(upTo);
+            if (control.forcesSimulated()) {
+                if (upTo > simulatedDurable) {
+                    simulatedDurable = upTo;
+                }
+            } else {
+                inner.flush(upTo);
+            }
             journal.forced(upTo, mark);
         } finally {
             backend.exit();
@@ -99,7 +111,7 @@ final class FaultySegment implements Segment {
 
     @Override
     public int durablePosition() {
-        return inner.durablePosition();
+        return Math.max(inner.durablePosition(), simulatedDurable);
     }
 
     @Override
@@ -136,10 +148,19 @@ final class FaultySegment implements Segment {
         segment.flush(segment.capacity());
     }
 
+    /** Closes the segment; what simulated forces made durable is forced for real first. */
     @Override
     public void close() {
-        backend.closed(this);
-        inner.close();
+        try {
+            if (simulatedDurable > inner.durablePosition() && !backend.crashed()) {
+                inner.flush(simulatedDurable);
+            }
+        } catch (IllegalStateException alreadyClosed) {
+            // The delegate backend closed it already; nothing more can reach the file.
+        } finally {
+            backend.closed(this);
+            inner.close();
+        }
     }
 
     /** Deletes the file, unless after a power loss (a crashed machine deletes nothing). */

@@ -132,10 +132,33 @@ final class FaultyStorageBackend implements StorageBackend {
         }
     }
 
-    /** Closes the delegate (and so every segment still open). Idempotent. */
+    /** Closes every segment still open (which forces what simulated forces made durable), then the delegate. */
     @Override
     public void close() {
         control.unbind(this);
-        inner.close();
+        RuntimeException first = null;
+        for (FaultySegment segment : List.copyOf(open)) {
+            try {
+                segment.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        try {
+            inner.close();
+        } catch (RuntimeException e) {
+            if (first == null) {
+                first = e;
+            } else {
+                first.addSuppressed(e);
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }
