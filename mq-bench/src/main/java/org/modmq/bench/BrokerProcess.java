@@ -83,6 +83,13 @@ final class BrokerProcess {
         }
     }
 
+    /** SIGKILL without waiting, if it still runs (shutdown hook: this JVM must not leave the broker behind). */
+    void killQuietly() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
     boolean alive() {
         return process != null && process.isAlive();
     }

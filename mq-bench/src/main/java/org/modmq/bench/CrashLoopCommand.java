@@ -98,6 +98,9 @@ final class CrashLoopCommand implements Callable<Integer> {
         Map<String, String> extras = new LinkedHashMap<>();
         int served = 0;
         DeliveryAudit.Result audit;
+        // Killed or interrupted (a time limit), this JVM still takes its broker child down with it.
+        Thread reaper = new Thread(broker::killQuietly, "crashloop-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             admin.start();
             producer.start();
@@ -131,6 +134,7 @@ final class CrashLoopCommand implements Callable<Integer> {
             producer.shutdown();
             admin.shutdown();
             broker.stop(60);
+            Runtime.getRuntime().removeShutdownHook(reaper);
         }
         extras.put("cycles", Integer.toString(cycles));
         extras.put("cycles_served", Integer.toString(served));

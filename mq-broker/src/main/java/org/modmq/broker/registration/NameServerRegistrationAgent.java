@@ -152,6 +152,9 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         storeWritable = writable;
         LOG.warn("store {} writable: registering with permission {}", writable ? "is" : "is not",
                 effectivePermission(target));
+        // Name servers take a registration's topic perms only with a new data version (as RocketMQ bumps it
+        // when brokerPermission changes).
+        topics.bumpVersion();
         if (!closed && periodic != null) {
             registerAll();
         }
