@@ -145,4 +145,16 @@ class StorageFaultsBrokerTest {
         control.clear(Operation.FORCE);
         Await.until("the store to be writable again", WAIT, () -> send("probe").code() == ResponseCode.SUCCESS);
     }
+
+    @Test
+    void failedReadAnswersThePullWithSystemError() {
+        start();
+        assertThat(send("first").code()).isEqualTo(ResponseCode.SUCCESS);
+        control.fail(Operation.READ, Fault.EIO, COMMIT_LOG);
+        RemotingCommand pulled = client.invoke(pull("g1", "FaultTopic", 0, 0, PullMessageProcessor.FLAG_SUBSCRIPTION,
+                0, 0, "*"));
+        assertThat(pulled.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        control.clear(Operation.READ);
+        assertThat(pulledBodies()).containsExactly("first");
+    }
 }
