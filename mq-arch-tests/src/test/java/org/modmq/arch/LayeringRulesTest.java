@@ -25,7 +25,8 @@ class LayeringRulesTest {
     /** A plugin may see the API, its own package, the JDK, buffers and logging; nothing else of modmq. */
     static final ArchRule PLUGINS_DEPEND_ONLY_ON_THE_API = classes().that().resideInAnyPackage(ModmqClasses.PLUGIN_PACKAGES)
                 .should().onlyDependOnClassesThat().resideInAnyPackage(
-                        "org.modmq.api..", "org.modmq.store.mmap..", "org.modmq.store.direct..", "org.modmq.ha..",
+                        "org.modmq.api..", "org.modmq.store.mmap..", "org.modmq.store.direct..", "org.modmq.store.faulty..",
+                        "org.modmq.ha..",
                         "java..", "javax..", "io.netty.buffer..", "io.netty.util..", "org.slf4j..",
                         "sun.misc..", "com.sun.nio.file..",
                         // replication plugins talk over Netty transport

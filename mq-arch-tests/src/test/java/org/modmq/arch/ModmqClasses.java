@@ -9,7 +9,8 @@ import com.tngtech.archunit.core.importer.Location;
 final class ModmqClasses {
 
     /** Packages of plugin modules: they may depend on mq-api only. */
-    static final String[] PLUGIN_PACKAGES = {"org.modmq.store.mmap..", "org.modmq.store.direct..", "org.modmq.ha.."};
+    static final String[] PLUGIN_PACKAGES = {"org.modmq.store.mmap..", "org.modmq.store.direct..",
+        "org.modmq.store.faulty..", "org.modmq.ha.."};
 
     private static JavaClasses classes;
 

@@ -18,6 +18,8 @@ import picocli.CommandLine.HelpCommand;
  *   java -jar mq-bench.jar delay    -n 127.0.0.1:9876 --level 1 -t 16 -w 5 -d 30
  *   java -jar mq-bench.jar transaction -n 127.0.0.1:9876 -t 16 --unknown-fraction 0.01
  *   java -jar mq-bench.jar fuzz     --broker 127.0.0.1:10911 -n 127.0.0.1:9876 -d 300
+ *   java -jar mq-bench.jar crashloop -n 127.0.0.1:9876 --broker-cmd bin/mqbroker --broker-conf b.conf \
+ *       --broker-addr 127.0.0.1:10911 --broker-log b.out --cycles 100
  * </pre>
  *
  * Reports go to stdout (text, one JSON line or one key=value line); progress lines, once per
@@ -27,7 +29,7 @@ import picocli.CommandLine.HelpCommand;
         description = "Benchmarks a RocketMQ-protocol broker with the stock RocketMQ client.",
         subcommands = {ProduceCommand.class, ConsumeCommand.class, E2eCommand.class, ProbeCommand.class,
                 ReplicaCommand.class, FailoverCommand.class, BacklogCommand.class, TimerCommand.class,
-                DelayCommand.class, TransactionCommand.class, FuzzCommand.class, HelpCommand.class})
+                DelayCommand.class, TransactionCommand.class, FuzzCommand.class, CrashLoopCommand.class, HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @CommandLine.Spec
@@ -45,6 +47,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica, failover, backlog, timer, delay, transaction or fuzz");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing workload: produce, consume, e2e, probe, replica, failover, backlog, timer, delay, transaction, fuzz or crashloop");
     }
 }

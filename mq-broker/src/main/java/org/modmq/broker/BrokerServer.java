@@ -189,6 +189,7 @@ public final class BrokerServer implements AutoCloseable {
                 identity.clusterName(), identity.brokerName(), identity.brokerId(), brokerAddr(),
                 identity.haServerAddr(), identity.permission()), config.nameServer(), metadata.topics(), client,
                 scheduler, masters);
+        store.messageStore().ifPresent(messages -> messages.addWritabilityListener(agent::storeWritable));
         shutdown.at(ShutdownSequence.Step.UNREGISTER, () -> agent.unregisterAll(Duration.ofSeconds(3)));
         shutdown.at(ShutdownSequence.Step.REGISTRATION, agent);
         registration = agent;

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongPredicate;
+import org.modmq.api.spi.storage.StorageException;
 import org.modmq.store.log.CommitLog;
 import org.modmq.store.queue.ConsumeQueue;
 import org.modmq.store.queue.ConsumeQueueEntry;
@@ -70,7 +71,14 @@ final class MessageReader {
                 if (!found.isEmpty() && bytes + entry.size() > maxBytes) {
                     break scan;
                 }
-                ByteBuf record = log.readRecord(entry.commitLogOffset(), entry.size());
+                ByteBuf record;
+                try {
+                    record = log.readRecord(entry.commitLogOffset(), entry.size());
+                } catch (StorageException e) {
+                    // Nothing of a failed read is handed out: the pull is answered with the error.
+                    found.forEach(ByteBuf::release);
+                    throw e;
+                }
                 next = entry.queueOffset() + 1;
                 if (record == null) {
                     removed = true;

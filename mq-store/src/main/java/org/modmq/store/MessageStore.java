@@ -32,6 +32,7 @@ import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushContext;
 import org.modmq.api.spi.flush.FlushPolicy;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
+import org.modmq.api.spi.flush.FlushTarget;
 import org.modmq.api.spi.replication.EpochEntry;
 import org.modmq.api.spi.replication.ReplicaRole;
 import org.modmq.api.spi.replication.ReplicaState;
@@ -73,6 +74,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class MessageStore implements AutoCloseable {
 
+    /** Key: ms between attempts to find out whether a failed storage operation works again. */
+    public static final String PROBE_INTERVAL_KEY = "storeFaultProbeInterval";
+
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
 
     private final StoreParts parts;
@@ -86,7 +90,10 @@ public final class MessageStore implements AutoCloseable {
     private final ReplicationStrategy strategy;
     private final ScheduledFuture<?> maintenance;
     private final ScheduledFuture<?> logicsFlush;
+    private final ScheduledFuture<?> healthProbe;
     private final StorageBackend ownedBackend;
+    private final WriteHealth health = new WriteHealth();
+    private final FlushTarget flushTarget;
     private volatile long lastStoreTimestamp;
     private volatile boolean closed;
 
@@ -96,7 +103,8 @@ public final class MessageStore implements AutoCloseable {
         this.parts = parts;
         this.ownedBackend = ownedBackend;
         ConfigValues values = parts.config().values();
-        this.flush = flushProvider.create(values, new FlushContext(context, parts.log()));
+        this.flushTarget = health.watch(parts.log());
+        this.flush = flushProvider.create(values, new FlushContext(context, flushTarget));
         this.reader = new MessageReader(parts.log(), parts.queues());
         this.keys = new KeyQuery(parts.log(), parts.index());
         this.completions = Executors.newSingleThreadExecutor(runnable -> {
@@ -126,6 +134,9 @@ public final class MessageStore implements AutoCloseable {
         this.maintenance = context.scheduler().scheduleWithFixedDelay(this::runMaintenance, 10, 10, TimeUnit.SECONDS);
         long logicsPeriod = values.longValue("flushIntervalConsumeQueue", 1000);
         this.logicsFlush = context.scheduler().scheduleWithFixedDelay(this::flushLogics, logicsPeriod, logicsPeriod,
+                TimeUnit.MILLISECONDS);
+        long probePeriod = values.longValue(PROBE_INTERVAL_KEY, 500);
+        this.healthProbe = context.scheduler().scheduleWithFixedDelay(this::probeHealth, probePeriod, probePeriod,
                 TimeUnit.MILLISECONDS);
     }
 
@@ -259,6 +270,10 @@ public final class MessageStore implements AutoCloseable {
             return AppendedPut.refused(PutStatus.DISK_FULL,
                     "disk usage is above diskSpaceWarningLevelRatio " + parts.config().diskSpaceWarningLevelRatio());
         }
+        if (!health.writable()) {
+            return AppendedPut.refused(PutStatus.SERVICE_NOT_AVAILABLE, "the message store is not writable after a "
+                    + "storage error (" + health.reason() + ")");
+        }
         if (awaitReplication) {
             PutStatus refused = tracker.admission();
             if (refused != null) {
@@ -268,10 +283,14 @@ public final class MessageStore implements AutoCloseable {
         }
         AppendResult appended = parts.log().appendBatch(messages);
         if (!appended.ok()) {
+            if (appended.status() == PutStatus.UNKNOWN_ERROR) {
+                // The CommitLog answers UNKNOWN_ERROR only for a storage error (nothing of the batch is readable).
+                health.failed(WriteHealth.Area.COMMIT_LOG_WRITE, appended.detail());
+            }
             return AppendedPut.refused(appended.status(), appended.detail());
         }
         lastStoreTimestamp = appended.storeTimestamp();
-        parts.dispatch().doWork();
+        dispatchNow();
         long end = appended.endOffset();
         tracker.appended(end);
         strategy.appended(end);
@@ -285,6 +304,70 @@ public final class MessageStore implements AutoCloseable {
         CompletableFuture<PutResult> replicated = awaitReplication ? AppendedPut.outcome(stored, tracker.awaitReplicated(end))
                 : CompletableFuture.completedFuture(stored);
         return new AppendedPut(stored, durable, replicated);
+    }
+
+    /**
+     * Dispatches what was appended. A ConsumeQueue or index write that fails leaves the record in the
+     * CommitLog, undispatched: consumers see it once dispatch works again (or after recovery), and the
+     * store takes no writes until then.
+     */
+    private void dispatchNow() {
+        try {
+            parts.dispatch().doWork();
+        } catch (StorageException e) {
+            health.failed(WriteHealth.Area.LOGICS, e.getMessage());
+        }
+    }
+
+    /** Whether the store takes writes: false while a storage error lasts (RocketMQ's "not writeable"). */
+    public boolean writable() {
+        return health.writable();
+    }
+
+    /** Why the store takes no writes; empty when it does. */
+    public String unwritableReason() {
+        return health.reason();
+    }
+
+    /**
+     * Tells {@code listener} each time the store stops or starts taking writes after a storage error
+     * (false, then true once the failed operations work again); it runs on the thread that noticed and
+     * must not block.
+     */
+    public void addWritabilityListener(Consumer<Boolean> listener) {
+        health.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * While a storage error lasts (every {@code storeFaultProbeInterval} ms, on the scheduler): tries each
+     * failed operation again: zeroes the CommitLog tail a failed append may have left, forces the
+     * CommitLog, dispatches and forces the ConsumeQueues; each that succeeds recovers.
+     */
+    void probeHealth() {
+        if (closed || health.writable()) {
+            return;
+        }
+        try {
+            if (health.failing(WriteHealth.Area.COMMIT_LOG_WRITE)) {
+                parts.log().scrubTail();
+                health.recovered(WriteHealth.Area.COMMIT_LOG_WRITE);
+            }
+            if (health.failing(WriteHealth.Area.COMMIT_LOG_FORCE)) {
+                flushTarget.flush();
+            }
+            if (health.failing(WriteHealth.Area.LOGICS)) {
+                synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
+                    parts.dispatch().doWork();
+                    parts.flushLogics(lastStoreTimestamp);
+                }
+                health.recovered(WriteHealth.Area.LOGICS);
+            }
+        } catch (StorageException | IllegalStateException e) {
+            LOG.debug("storage still failing: {}", e.getMessage());
+        }
     }
 
     // ---- role, epochs, replication ----
@@ -531,6 +614,13 @@ public final class MessageStore implements AutoCloseable {
         } catch (StorageException | IllegalStateException e) {
             LOG.error("maintenance failed", e);
         }
+        // A full disk refuses writes (DISK_FULL) and, like a storage error, is told to the name servers.
+        if (parts.retention().diskFull()) {
+            health.failed(WriteHealth.Area.DISK_FULL, "disk usage is above diskSpaceWarningLevelRatio "
+                    + parts.config().diskSpaceWarningLevelRatio());
+        } else {
+            health.recovered(WriteHealth.Area.DISK_FULL);
+        }
     }
 
     /**
@@ -543,7 +633,9 @@ public final class MessageStore implements AutoCloseable {
         }
         try {
             parts.flushLogics(lastStoreTimestamp);
-        } catch (StorageException | IllegalStateException e) {
+        } catch (StorageException e) {
+            health.failed(WriteHealth.Area.LOGICS, e.getMessage());
+        } catch (IllegalStateException e) {
             LOG.error("ConsumeQueue and index flush failed", e);
         }
     }
@@ -560,6 +652,7 @@ public final class MessageStore implements AutoCloseable {
         closed = true;
         maintenance.cancel(false);
         logicsFlush.cancel(false);
+        healthProbe.cancel(false);
         try {
             strategy.close();
         } catch (RuntimeException e) {
@@ -575,9 +668,14 @@ public final class MessageStore implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         flush.close();
-        parts.closeCleanly(lastStoreTimestamp);
-        if (ownedBackend != null) {
-            ownedBackend.close();
+        try {
+            parts.closeCleanly(lastStoreTimestamp);
+        } finally {
+            // After a storage error the clean close fails (abort stays, recovery runs at the next open); the
+            // backend still lets go of its files.
+            if (ownedBackend != null) {
+                ownedBackend.close();
+            }
         }
     }
 }

@@ -96,5 +96,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         reader.bool("warmMapedFileEnable", false);
         reader.longIn("directWriteBufferBytes", 4L * 1024 * 1024, 4096, Integer.MAX_VALUE);
         reader.longIn("directReadCacheBytes", 8L * 1024 * 1024, 0, Integer.MAX_VALUE);
+        reader.longIn("storeFaultProbeInterval", 500, 10, 60_000);
+        // The faulty test backend's key (mq-store-faulty, not in the distribution): the backend it wraps.
+        reader.string("faultyDelegate", "mmap");
     }
 }

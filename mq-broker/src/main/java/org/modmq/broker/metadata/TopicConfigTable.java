@@ -96,6 +96,18 @@ public final class TopicConfigTable {
         }
     }
 
+    /**
+     * A new version with the same topics: what a broker's registration needs when something other than a
+     * topic changed what it registers (its permission), because name servers take the topic table of a
+     * registration only when its version differs from the one they hold. Not persisted: it is called when
+     * the disk may be failing, and a restarted broker's older version differs from theirs as well.
+     */
+    public void bumpVersion() {
+        synchronized (this) {
+            version = next(version);
+        }
+    }
+
     /** The current table in the "AndMapping" form used by registration and GET_ALL_TOPIC_CONFIG. */
     public TopicConfigSerializeWrapper wrapper() {
         synchronized (this) {

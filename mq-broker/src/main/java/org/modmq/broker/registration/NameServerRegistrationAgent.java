@@ -55,6 +55,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
     private volatile String masterAddr;
     private volatile String masterHaAddr;
     private volatile boolean closed;
+    private volatile boolean storeWritable = true;
 
     public NameServerRegistrationAgent(RegistrationTarget target, NameServerConfig nameServers,
                                        TopicConfigTable topics, RemotingClient client,
@@ -138,6 +139,36 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         target = Objects.requireNonNull(next, "next");
     }
 
+    /**
+     * The store stopped (false) or started again (true) taking writes after a storage error. While it
+     * takes none, every registration sends the broker's permission without write (topic perms are
+     * masked with it, as a broker with {@code brokerPermission} read-only does), so producers' routes
+     * leave this broker; a change registers with every name server at once. Any thread; never blocks.
+     */
+    public void storeWritable(boolean writable) {
+        if (storeWritable == writable) {
+            return;
+        }
+        storeWritable = writable;
+        LOG.warn("store {} writable: registering with permission {}", writable ? "is" : "is not",
+                effectivePermission(target));
+        // Name servers take a registration's topic perms only with a new data version (as RocketMQ bumps it
+        // when brokerPermission changes).
+        topics.bumpVersion();
+        if (!closed && periodic != null) {
+            registerAll();
+        }
+    }
+
+    /** The permission registrations carry now: the configured one, without write while the store is unwritable. */
+    public int effectivePermission() {
+        return effectivePermission(target);
+    }
+
+    private int effectivePermission(RegistrationTarget target) {
+        return storeWritable ? target.permission() : target.permission() & ~Perm.WRITE;
+    }
+
     /** How this broker names itself to the name servers now. */
     public RegistrationTarget target() {
         return target;
@@ -216,7 +247,8 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
 
     private CompletableFuture<Map<String, Integer>> send(TopicConfigSerializeWrapper table) {
         RegistrationTarget target = this.target;
-        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(), restrictedByBrokerPerm(table, target)));
+        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(),
+                restrictedByBrokerPerm(table, effectivePermission(target))));
         Map<String, CompletableFuture<Integer>> answers = new LinkedHashMap<>();
         for (String address : nameServers.addresses()) {
             answers.put(address, client.invoke(address, registerRequest(target, body),
@@ -278,9 +310,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
         }
     }
 
-    private static TopicConfigSerializeWrapper restrictedByBrokerPerm(TopicConfigSerializeWrapper table,
-                                                                      RegistrationTarget target) {
-        int perm = target.permission();
+    private static TopicConfigSerializeWrapper restrictedByBrokerPerm(TopicConfigSerializeWrapper table, int perm) {
         if (Perm.readable(perm) && Perm.writable(perm)) {
             return table;
         }

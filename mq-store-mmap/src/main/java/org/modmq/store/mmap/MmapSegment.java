@@ -100,9 +100,9 @@ final class MmapSegment implements Segment {
                     + path);
         }
         acquire("flush");
+        // What is written at or above upTo stays dirty for the next flush.
+        int from = dirtyFrom.getAndAccumulate(upTo, Math::max);
         try {
-            // What is written at or above upTo stays dirty for the next flush.
-            int from = dirtyFrom.getAndAccumulate(upTo, Math::max);
             if (from < upTo) {
                 mapping.force(from, upTo - from);
             }
@@ -110,6 +110,8 @@ final class MmapSegment implements Segment {
                 durablePosition = upTo;
             }
         } catch (UncheckedIOException e) {
+            // Not forced: the range stays dirty, or the next flush would skip it and call it durable.
+            dirtyFrom.accumulateAndGet(from, Math::min);
             throw new StorageException("cannot force segment " + path + ": " + e.getCause(), e.getCause());
         } finally {
             releaseReference();

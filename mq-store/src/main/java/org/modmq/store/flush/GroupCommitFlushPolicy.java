@@ -103,7 +103,8 @@ public final class GroupCommitFlushPolicy implements FlushPolicy {
             try {
                 durable = target.flush();
             } catch (RuntimeException e) {
-                LOG.error("force failed; pending sends will time out", e);
+                LOG.error("force failed; the sends waiting for it are answered FLUSH_DISK_TIMEOUT", e);
+                failWaiting("the force failed: " + e.getMessage());
                 continue;
             }
             completeCovered(durable);
@@ -119,6 +120,23 @@ public final class GroupCommitFlushPolicy implements FlushPolicy {
             lock.unlock();
         }
         done.forEach(request -> request.future().complete(durable));
+    }
+
+    /**
+     * A failed force: every waiting send is told at once, never as success. Their bytes are written but
+     * not known to be durable, which is what FLUSH_DISK_TIMEOUT says (as a late force would).
+     */
+    private void failWaiting(String reason) {
+        List<Request> failed;
+        lock.lock();
+        try {
+            failed = new ArrayList<>(waiting);
+            waiting.clear();
+        } finally {
+            lock.unlock();
+        }
+        failed.forEach(request -> request.future().completeExceptionally(
+                new PutStatusException(PutStatus.FLUSH_DISK_TIMEOUT, reason)));
     }
 
     /** Fails every request whose deadline has passed. Called by the sweep; tests may call it. */

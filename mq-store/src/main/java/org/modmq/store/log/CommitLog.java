@@ -55,6 +55,8 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     private volatile long written;
     private volatile long confirmed;
     private volatile long durable;
+    /** End of the farthest append attempted (under the append lock): a failed one may leave bytes up to it. */
+    private long attemptedEnd;
     private volatile LogMode mode = LogMode.LOCAL;
 
     /**
@@ -172,6 +174,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
             position = 0;
             segment = files.getOrCreate(start);
         }
+        attemptedEnd = Math.max(attemptedEnd, offset + total);
         long timestamp = clock.millis();
         long next = queueOffsets.next(queue);
         long firstQueueOffset = -1;
@@ -407,6 +410,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         written = offset;
         confirmed = offset;
         durable = Math.min(durable, offset);
+        attemptedEnd = offset;
         LOG.info("CommitLog {} truncated to {}", files.directory(), offset);
     }
 
@@ -414,12 +418,50 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     public void restoreEnd(long offset) {
         appendLock.lock();
         try {
+            attemptedEnd = offset;
             written = offset;
             confirmed = offset;
             durable = offset;
             if (files.isEmpty() || files.find(offset) == null) {
                 files.getOrCreate(files.startOf(offset));
             }
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * After a failed append: zeroes what it may have left beyond the log's end (at least 8 bytes, so the
+     * write itself is tried again), keeping the rule that bytes beyond the end read as zero; recovery
+     * after a crash would otherwise meet the torn bytes. Serialized with appends.
+     *
+     * @throws StorageException when the write still fails
+     */
+    public void scrubTail() {
+        appendLock.lock();
+        try {
+            long at = written;
+            long segmentEnd = files.startOf(at) + files.capacity();
+            long end = Math.max(attemptedEnd, Math.min(at + MessageLayout.BLANK_LENGTH, segmentEnd));
+            ByteBuf zeros = Unpooled.buffer(64 * 1024, 64 * 1024);
+            try {
+                while (at < end) {
+                    long start = files.startOf(at);
+                    int position = (int) (at - start);
+                    int length = (int) Math.min(end - at, files.capacity() - position);
+                    Segment segment = files.find(start);
+                    for (int done = 0; segment != null && done < length; ) {
+                        int n = Math.min(zeros.capacity(), length - done);
+                        zeros.setIndex(0, n);
+                        segment.write(position + done, zeros);
+                        done += n;
+                    }
+                    at = start + files.capacity();
+                }
+            } finally {
+                zeros.release();
+            }
+            attemptedEnd = written;
         } finally {
             appendLock.unlock();
         }

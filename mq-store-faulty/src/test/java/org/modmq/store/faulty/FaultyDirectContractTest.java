@@ -1,0 +1,17 @@
+package org.modmq.store.faulty;
+
+import java.nio.file.Path;
+import org.modmq.api.config.ConfigValues;
+import org.modmq.api.spi.storage.StorageBackend;
+import org.modmq.store.faulty.control.FaultyStorage;
+import org.modmq.store.tck.StorageBackendContractTest;
+
+/** The storage contract, faults off, through the provider as the broker loads it, wrapping direct. */
+class FaultyDirectContractTest extends StorageBackendContractTest {
+
+    @Override
+    protected StorageBackend createBackend(Path storeRoot) {
+        return new FaultyStorageBackendProvider().create(
+                ConfigValues.empty().with(FaultyStorage.DELEGATE_KEY, "direct"), TestContext.of(storeRoot));
+    }
+}
