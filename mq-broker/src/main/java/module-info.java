@@ -6,7 +6,7 @@
  */
 module org.modmq.broker {
     requires transitive org.modmq.api;
-    requires org.modmq.remoting;
+    requires transitive org.modmq.remoting;
     requires org.modmq.store;
     requires org.slf4j;
     requires java.management;

@@ -7,7 +7,7 @@
  * reads its settings. Ratis types stay inside {@code org.modmq.controller.raft}.
  */
 module org.modmq.controller {
-    requires org.modmq.remoting;
+    requires transitive org.modmq.remoting;
     requires org.apache.ratis;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;

@@ -3,7 +3,7 @@
  * remoting protocol. Other modules start one in-process through {@link org.modmq.namesrv.NamesrvServer}.
  */
 module org.modmq.namesrv {
-    requires org.modmq.remoting;
+    requires transitive org.modmq.remoting;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;
 

@@ -44,10 +44,12 @@ import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
 import org.modmq.broker.slave.SlaveMetadataSyncAgent;
 import org.modmq.broker.slave.SlaveSyncSettings;
+import org.modmq.remoting.netty.ClientTls;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
+import org.modmq.remoting.netty.ServerTls;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
@@ -131,6 +133,10 @@ public final class BrokerServer implements AutoCloseable {
     }
 
     private void doStart() {
+        // Certificates are checked before anything is opened: a bad key file stops start-up at once.
+        ServerTls serverTls = ServerTls.create(config.tls());
+        ClientTls clientTls = ClientTls.create(config.tls());
+        LOG.info("TLS: {}", config.tls());
         ScheduledExecutorService scheduler = newScheduler();
         shutdown.at(ShutdownSequence.Step.SCHEDULER, scheduler::shutdownNow);
         BrokerMetadata metadata = BrokerMetadata.open(config, clock);
@@ -151,7 +157,8 @@ public final class BrokerServer implements AutoCloseable {
         shutdown.at(ShutdownSequence.Step.STORE, store);
 
         BrokerIdentityConfig identity = config.identity();
-        RemotingServer remoting = new RemotingServer(RemotingServerConfig.of(identity.ip1(), identity.listenPort()));
+        RemotingServer remoting = new RemotingServer(RemotingServerConfig.of(identity.ip1(), identity.listenPort()),
+                serverTls);
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
         registerBuiltInProcessors(executors, store);
@@ -164,9 +171,9 @@ public final class BrokerServer implements AutoCloseable {
         });
         shutdown.at(ShutdownSequence.Step.SERVER, remoting);
         server = remoting.start();
-        startVipServer(identity, executors, consumers, producers);
+        startVipServer(identity, executors, consumers, producers, serverTls);
 
-        RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
+        RemotingClient client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
         shutdown.at(ShutdownSequence.Step.CLIENT, client);
         MasterListener masters = controllerMode == null ? store::masterChanged : controllerMode::masterNamed;
         NameServerRegistrationAgent agent = new NameServerRegistrationAgent(new RegistrationTarget(
@@ -219,12 +226,12 @@ public final class BrokerServer implements AutoCloseable {
      * stock slave's metadata sync fails.
      */
     private void startVipServer(BrokerIdentityConfig identity, BrokerExecutors executors,
-                                ConsumerGroupRegistry consumers, ProducerRegistry producers) {
+                                ConsumerGroupRegistry consumers, ProducerRegistry producers, ServerTls tls) {
         int port = identity.vipListenPort();
         if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
             return;
         }
-        RemotingServer vip = new RemotingServer(RemotingServerConfig.of(identity.ip1(), port));
+        RemotingServer vip = new RemotingServer(RemotingServerConfig.of(identity.ip1(), port), tls);
         vip.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);
             producers.channelClosed(channel);

@@ -53,8 +53,15 @@ final class Distribution {
 
     /** Starts {@code bin/mqnamesrv -c <generated conf>} on a free port. */
     ChildProcess startNamesrv(Path workDir) {
+        return startNamesrv(workDir, Map.of());
+    }
+
+    /** As {@link #startNamesrv(Path)}, with {@code overrides} added to the generated configuration. */
+    ChildProcess startNamesrv(Path workDir, Map<String, String> overrides) {
         int port = FreePort.pick();
-        Path conf = ConfFile.write(workDir, "namesrv-" + port + ".conf", namesrvSettings(port));
+        Map<String, String> settings = namesrvSettings(port);
+        settings.putAll(overrides);
+        Path conf = ConfFile.write(workDir, "namesrv-" + port + ".conf", settings);
         return start("namesrv-" + port, List.of(built.script("mqnamesrv"), "-c", conf.toString()), workDir, port);
     }
 

@@ -27,8 +27,17 @@ final class StockAdmin implements AutoCloseable {
      * @param namesrvAddr {@code 127.0.0.1:port} entries separated by {@code ;}
      */
     static StockAdmin start(String namesrvAddr) throws MQClientException {
+        return start(namesrvAddr, false);
+    }
+
+    /**
+     * As {@link #start(String)}; with {@code useTls} every connection is TLS (the stock client's
+     * {@code setUseTLS}, in its default test mode: any server certificate is trusted).
+     */
+    static StockAdmin start(String namesrvAddr, boolean useTls) throws MQClientException {
         Objects.requireNonNull(namesrvAddr, "namesrvAddr");
         DefaultMQAdminExt admin = new DefaultMQAdminExt(3_000);
+        admin.setUseTLS(useTls);
         admin.setNamesrvAddr(namesrvAddr);
         admin.setInstanceName("compat-admin-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
         admin.setAdminExtGroup("compat_admin_group_" + INSTANCES.get());

@@ -56,7 +56,8 @@ public final class NamesrvLauncher {
             ConfFiles.Split split = ConfFiles.split(options.file() == null ? Map.of() : ConfFiles.read(options.file()));
             namesrvConfig = NamesrvConfig.parse(split.own(), LOG::warn);
             if (split.controllerEnabled()) {
-                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn);
+                // One process, one set of TLS settings: the controller takes the name server's.
+                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn).withTls(namesrvConfig.tls());
             } else if (!split.controller().isEmpty()) {
                 LOG.warn("controller keys {} are ignored: {} is not true", split.controller().keySet(),
                         ConfFiles.ENABLE_CONTROLLER);
@@ -78,7 +79,13 @@ public final class NamesrvLauncher {
 
     private static int serve(NamesrvConfig namesrvConfig, ControllerConfig controllerConfig) {
         List<AutoCloseable> started = new ArrayList<>();
-        NamesrvServer namesrv = new NamesrvServer(namesrvConfig);
+        NamesrvServer namesrv;
+        try {
+            namesrv = new NamesrvServer(namesrvConfig);
+        } catch (ConfigException e) {
+            LOG.error("bad name server configuration: {}", e.getMessage());
+            return 1;
+        }
         try {
             namesrv.start();
             started.add(0, namesrv);

@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.TlsSettings;
 
 /**
  * Settings of the name server, read from {@code namesrv.conf} ({@code key=value} lines, RocketMQ's
@@ -36,6 +37,8 @@ import org.modmq.api.config.ConfigValues;
  *     the broker's unlisted topics</td></tr>
  * <tr><td>{@code kvConfigPath}</td><td>(none)</td><td>file for the KV configuration; none keeps it in
  *     memory (RocketMQ defaults to {@code ~/namesrv/kvConfig.json})</td></tr>
+ * <tr><td>{@code tlsMode}, {@code tls.*}</td><td>permissive</td><td>TLS of the port, RocketMQ's keys (see
+ *     {@link TlsSettings}); system properties and {@code tls.config.file} are read too</td></tr>
  * </table>
  *
  * <p>An unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is
@@ -50,10 +53,12 @@ import org.modmq.api.config.ConfigValues;
  * @param enableTopicList                   whether cluster and unit topic lists are served
  * @param deleteTopicWithBrokerRegistration whether full registrations delete unlisted topics
  * @param kvConfigPath                      KV file, or null for memory only
+ * @param tls                               TLS of the port
  */
 public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActiveBrokerInterval,
                             long brokerChannelExpiredTime, boolean orderMessageEnable, boolean enableAllTopicList,
-                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath) {
+                            boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath,
+                            TlsSettings tls) {
 
     /** Keys this record reads. */
     public static final Set<String> KEYS = Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",
@@ -75,6 +80,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     /** Validates every value. */
     public NamesrvConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(tls, "tls");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listenPort=" + listenPort + " is not in 0..65535");
         }
@@ -107,11 +113,13 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         for (String key : new TreeMap<>(values).keySet()) {
             if (IGNORED_ROCKETMQ_KEYS.contains(key)) {
                 warnings.accept("namesrv key '" + key + "' is a RocketMQ setting that modmq ignores");
-            } else if (!KEYS.contains(key)) {
+            } else if (!KEYS.contains(key) && !TlsSettings.KEYS.contains(key)) {
                 throw new ConfigException("unknown namesrv key '" + key + "'; known keys: " + new TreeSet<>(KEYS));
             }
         }
         ConfigValues config = ConfigValues.of(values);
+        Map<String, String> tlsKeys = new TreeMap<>(values);
+        tlsKeys.keySet().retainAll(TlsSettings.KEYS);
         String kvPath = config.string("kvConfigPath", "");
         return new NamesrvConfig(
                 config.intValue("listenPort", 9876),
@@ -122,7 +130,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 config.bool("enableAllTopicList", true),
                 config.bool("enableTopicList", true),
                 config.bool("deleteTopicWithBrokerRegistration", false),
-                kvPath.isBlank() ? null : Path.of(kvPath));
+                kvPath.isBlank() ? null : Path.of(kvPath),
+                TlsSettings.resolve(tlsKeys, System.getProperties()));
     }
 
     /**
@@ -152,7 +161,14 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     public NamesrvConfig withListenPort(int port) {
         return new NamesrvConfig(port, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath);
+                kvConfigPath, tls);
+    }
+
+    /** A copy with other TLS settings (a name server embedded beside a broker takes the broker's). */
+    public NamesrvConfig withTls(TlsSettings settings) {
+        return new NamesrvConfig(listenPort, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
+                orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
+                kvConfigPath, settings);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */

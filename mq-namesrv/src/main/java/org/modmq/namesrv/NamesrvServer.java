@@ -22,6 +22,7 @@ import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
+import org.modmq.remoting.netty.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +73,8 @@ public final class NamesrvServer implements AutoCloseable {
         this.routes = new RouteTable(clock, config.brokerChannelExpiredTime(), config.deleteTopicWithBrokerRegistration());
         KvConfigStore kv = new KvConfigStore(config.kvConfigPath());
         NamesrvSettings settings = new NamesrvSettings(config.asProperties());
-        this.server = new RemotingServer(RemotingServerConfig.of(config.bindAddress(), config.listenPort()));
+        this.server = new RemotingServer(RemotingServerConfig.of(config.bindAddress(), config.listenPort()),
+                ServerTls.create(config.tls()));
         this.defaultExecutor = ProcessorExecutors.bounded("NamesrvDefault", 4, 10_000);
         this.routeExecutor = ProcessorExecutors.bounded("NamesrvRoute", 4, 10_000);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {

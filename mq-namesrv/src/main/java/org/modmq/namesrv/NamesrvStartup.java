@@ -79,7 +79,13 @@ public final class NamesrvStartup {
     }
 
     private static int serve(NamesrvConfig config) {
-        NamesrvServer server = new NamesrvServer(config);
+        NamesrvServer server;
+        try {
+            server = new NamesrvServer(config);
+        } catch (ConfigException e) {
+            LOG.error("bad name server configuration: {}", e.getMessage());
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         try {
             server.start();

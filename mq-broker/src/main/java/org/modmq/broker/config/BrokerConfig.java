@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.TlsSettings;
 
 /**
  * Everything {@code broker.conf} says, split by concern. Immutable and thread-safe; built only by
@@ -19,6 +20,8 @@ import org.modmq.api.config.ConfigValues;
  * @param executors request executor sizes
  * @param transactions transactional messages (check-back timing)
  * @param timer timer messages (the time wheel)
+ * @param tls TLS of the remoting ports and of the broker's own connections (RocketMQ's {@code tls.*} keys,
+ *     {@code tlsMode}, {@code useTLS}), resolved with the system properties and {@code tls.config.file}
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -27,7 +30,7 @@ import org.modmq.api.config.ConfigValues;
 public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
-                           ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer, ConfigValues raw, Map<String, String> effective,
+                           ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer, TlsSettings tls, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -41,6 +44,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(executors, "executors");
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(timer, "timer");
+        Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.remoting.netty.TlsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +66,7 @@ public final class BrokerConfigParser {
         ExecutorConfig executors = ExecutorConfig.read(reader);
         TransactionConfig transactions = TransactionConfig.read(reader);
         TimerConfig timer = TimerConfig.read(reader);
+        TlsSettings tls = TlsKeys.read(reader);
         List<String> warnings = new ArrayList<>();
         for (String key : values.keys()) {
             if (reader.consumed().contains(key)) {
@@ -79,7 +81,7 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, timer, values,
+                transactions, timer, tls, values,
                 reader.effective(), warnings, source);
     }
 }

@@ -1,0 +1,123 @@
+package org.modmq.testkit.process;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Key;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throw-away TLS identities for tests, made when a test asks for them, so no private key is ever
+ * committed: the JDK's {@code keytool} makes a self-signed P-256 certificate per identity (valid two days,
+ * subject alternative names {@code 127.0.0.1} and {@code localhost}), and each is written as the PEM files
+ * modmq and RocketMQ read: the certificate, and the private key as unencrypted PKCS#8. A self-signed
+ * certificate is its own trust anchor, so a peer trusts an identity by naming its certificate file as
+ * trust file. Plain JDK. Immutable; {@link #create} runs {@code keytool} three times (about a second).
+ *
+ * @param server the identity of a server port
+ * @param client an identity a client presents, trusted by tests that check client certificates
+ * @param stranger an identity nobody trusts
+ */
+public record TestCertificates(Identity server, Identity client, Identity stranger) {
+
+    private static final String PASSWORD = "modmq-test";
+    private static final long KEYTOOL_TIMEOUT_SECONDS = 60;
+
+    public TestCertificates {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(stranger, "stranger");
+    }
+
+    /**
+     * Makes the three identities under {@code dir} (created if needed).
+     *
+     * @throws AssertionError when {@code keytool} fails or does not finish within a minute
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public static TestCertificates create(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+        return new TestCertificates(identity(dir, "server"), identity(dir, "client"), identity(dir, "stranger"));
+    }
+
+    private static Identity identity(Path dir, String name) {
+        Path store = dir.resolve(name + ".p12");
+        keytool(dir, List.of("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1",
+                "-sigalg", "SHA256withECDSA", "-dname", "CN=modmq-test-" + name, "-validity", "2",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", PASSWORD, "-keypass", PASSWORD));
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, PASSWORD.toCharArray());
+            Certificate certificate = keys.getCertificate(name);
+            Key key = keys.getKey(name, PASSWORD.toCharArray());
+            Path certFile = dir.resolve(name + ".crt.pem");
+            Path keyFile = dir.resolve(name + ".key.pem");
+            Files.writeString(certFile, pem("CERTIFICATE", certificate.getEncoded()), StandardCharsets.US_ASCII);
+            Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()), StandardCharsets.US_ASCII);
+            return new Identity(certFile, keyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the PEM files of " + name + " under " + dir, e);
+        } catch (GeneralSecurityException e) {
+            throw new AssertionError("cannot read the key store keytool wrote: " + store, e);
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        String body = Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der);
+        return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
+    }
+
+    private static void keytool(Path dir, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(args);
+        Path output = dir.resolve("keytool.out");
+        try {
+            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            if (!process.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("keytool did not finish within " + KEYTOOL_TIMEOUT_SECONDS + " s: " + command);
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError("keytool failed (" + process.exitValue() + "): " + command + "\n"
+                        + Files.readString(output));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run keytool", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while keytool ran", e);
+        }
+    }
+
+    /**
+     * One identity's PEM files.
+     *
+     * @param certificate the X.509 certificate (also what a peer names as trust file)
+     * @param privateKey the unencrypted PKCS#8 private key
+     */
+    public record Identity(Path certificate, Path privateKey) {
+
+        public Identity {
+            Objects.requireNonNull(certificate, "certificate");
+            Objects.requireNonNull(privateKey, "privateKey");
+        }
+    }
+}
