@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  */
 public record TestCertificates(Identity server, Identity client, Identity stranger) {
 
-    private static final String PASSWORD = "modmq-test";
+    /** Password of every {@link Identity#keyStore()} and of the key in it. */
+    public static final String KEY_STORE_PASSWORD = "modmq-test";
+    private static final String PASSWORD = KEY_STORE_PASSWORD;
     private static final long KEYTOOL_TIMEOUT_SECONDS = 60;
 
     public TestCertificates {
@@ -70,7 +72,7 @@ public record TestCertificates(Identity server, Identity client, Identity strang
             Path keyFile = dir.resolve(name + ".key.pem");
             Files.writeString(certFile, pem("CERTIFICATE", certificate.getEncoded()), StandardCharsets.US_ASCII);
             Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()), StandardCharsets.US_ASCII);
-            return new Identity(certFile, keyFile);
+            return new Identity(certFile, keyFile, store);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the PEM files of " + name + " under " + dir, e);
         } catch (GeneralSecurityException e) {
@@ -112,12 +114,15 @@ public record TestCertificates(Identity server, Identity client, Identity strang
      *
      * @param certificate the X.509 certificate (also what a peer names as trust file)
      * @param privateKey the unencrypted PKCS#8 private key
+     * @param keyStore the same key and certificate as a PKCS12 key store ({@link #KEY_STORE_PASSWORD}), for
+     *     tests that build a JDK {@code SSLContext} themselves
      */
-    public record Identity(Path certificate, Path privateKey) {
+    public record Identity(Path certificate, Path privateKey, Path keyStore) {
 
         public Identity {
             Objects.requireNonNull(certificate, "certificate");
             Objects.requireNonNull(privateKey, "privateKey");
+            Objects.requireNonNull(keyStore, "keyStore");
         }
     }
 }
