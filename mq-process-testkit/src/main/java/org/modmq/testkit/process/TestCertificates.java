@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * subject alternative names {@code 127.0.0.1} and {@code localhost}), and each is written as the PEM files
  * modmq and RocketMQ read: the certificate, and the private key as unencrypted PKCS#8. A self-signed
  * certificate is its own trust anchor, so a peer trusts an identity by naming its certificate file as
- * trust file. Plain JDK. Immutable; {@link #create} runs {@code keytool} three times (about a second).
+ * trust file. Plain JDK. Immutable; {@link #create} runs three {@code keytool} processes at once (about a
+ * second on an idle machine).
  *
  * @param server the identity of a server port
  * @param client an identity a client presents, trusted by tests that check client certificates
@@ -54,15 +55,56 @@ public record TestCertificates(Identity server, Identity client, Identity strang
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
+        // Three keytool JVMs at once: each is mostly JVM start-up, so together they take about as long as one.
+        List<String> names = List.of("server", "client", "stranger");
+        List<Process> running = new ArrayList<>();
+        for (String name : names) {
+            running.add(startKeytool(dir, name));
+        }
+        for (int i = 0; i < names.size(); i++) {
+            awaitKeytool(running.get(i), dir, names.get(i));
+        }
         return new TestCertificates(identity(dir, "server"), identity(dir, "client"), identity(dir, "stranger"));
     }
 
+    private static Process startKeytool(Path dir, String name) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        // The client compiler alone: keytool runs for a moment, and on a busy machine C2 costs more than it saves.
+        command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
+        command.addAll(List.of("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1",
+                "-sigalg", "SHA256withECDSA", "-dname", "CN=modmq-test-" + name, "-validity", "2",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", dir.resolve(name + ".p12").toString(), "-storepass", PASSWORD, "-keypass", PASSWORD));
+        try {
+            return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("keytool-" + name + ".out").toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run keytool", e);
+        }
+    }
+
+    private static void awaitKeytool(Process process, Path dir, String name) {
+        try {
+            if (!process.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("keytool did not make " + name + " within " + KEYTOOL_TIMEOUT_SECONDS + " s");
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError("keytool failed (" + process.exitValue() + ") making " + name + ":\n"
+                        + Files.readString(dir.resolve("keytool-" + name + ".out")));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read keytool's output", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while keytool ran", e);
+        }
+    }
+
+    /** Writes the PEM files of the key store keytool made for {@code name}. */
     private static Identity identity(Path dir, String name) {
         Path store = dir.resolve(name + ".p12");
-        keytool(dir, List.of("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1",
-                "-sigalg", "SHA256withECDSA", "-dname", "CN=modmq-test-" + name, "-validity", "2",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", store.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD));
         try (InputStream in = Files.newInputStream(store)) {
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(in, PASSWORD.toCharArray());
@@ -83,30 +125,6 @@ public record TestCertificates(Identity server, Identity client, Identity strang
     private static String pem(String type, byte[] der) {
         String body = Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der);
         return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
-    }
-
-    private static void keytool(Path dir, List<String> args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(args);
-        Path output = dir.resolve("keytool.out");
-        try {
-            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
-            if (!process.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("keytool did not finish within " + KEYTOOL_TIMEOUT_SECONDS + " s: " + command);
-            }
-            if (process.exitValue() != 0) {
-                throw new AssertionError("keytool failed (" + process.exitValue() + "): " + command + "\n"
-                        + Files.readString(output));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run keytool", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while keytool ran", e);
-        }
     }
 
     /**
