@@ -135,7 +135,17 @@ class TlsDistributionTest {
             Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
             consumer.assign(queues);
             for (MessageQueue queue : queues) {
-                consumer.seek(queue, 0);
+                // One run in seven saw the consumer's first broker connection close just after it registered
+                // (seek failed with RemotingSendRequestException; the client reconnected at once); cause not
+                // found, so the seek may be retried within the bound.
+                Await.until("seek of " + queue, TIMEOUT, () -> {
+                    try {
+                        consumer.seek(queue, 0);
+                        return true;
+                    } catch (MQClientException e) {
+                        return false;
+                    }
+                });
             }
             List<String> received = new ArrayList<>();
             Await.until("the six messages through a TLS lite pull consumer", TIMEOUT, () -> {
@@ -175,7 +185,7 @@ class TlsDistributionTest {
     }
 
     @Test
-    void aPlainStockClientGetsNoRouteFromAnEnforcingNameServer() throws Exception {
+    void aPlainStockClientCannotSendThroughAnEnforcingNameServer() throws Exception {
         DefaultMQProducer plain = new DefaultMQProducer("pg_plain");
         plain.setNamesrvAddr(namesrv.address());
         plain.setInstanceName(StockClients.instanceName("plain-producer"));
@@ -183,8 +193,9 @@ class TlsDistributionTest {
         plain.setRetryTimesWhenSendFailed(0);
         try {
             plain.start();
+            // 5.3.3 reports the closed connection as an IllegalStateException around RemotingSendRequestException
             assertThatThrownBy(() -> plain.send(StockClients.message("TlsTopic", "TagA", "k", "plain")))
-                    .isInstanceOf(MQClientException.class);
+                    .isInstanceOfAny(MQClientException.class, IllegalStateException.class);
         } finally {
             StockClients.shutdownAll(plain::shutdown);
         }
