@@ -79,7 +79,7 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
     }
 
     /** As {@link #open(Path, String...)}, with TLS on the node's HA connections. */
-    Node open(Path root, TransportTls tls, String... keyValues) {
+    Node openWithTls(Path root, TransportTls tls, String... keyValues) {
         return open(new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root,
                 java.util.Optional.of(tls)), keyValues);
     }

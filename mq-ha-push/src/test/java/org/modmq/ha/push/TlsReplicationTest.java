@@ -78,11 +78,11 @@ class TlsReplicationTest {
     @Test
     void replicatesByteForByteOverTlsAndClosesPlainConnections() throws Exception {
         TransportTls tls = jdkTls(TestCertificates.create(root.resolve("certs")));
-        try (Node master = fixture.open(root.resolve("master"), tls, "brokerRole", "SYNC_MASTER");
-             Node replica = fixture.open(root.resolve("replica"), tls, "brokerRole", "SLAVE", "brokerId", "1",
+        try (Node master = fixture.openWithTls(root.resolve("master"), tls, "brokerRole", "ASYNC_MASTER");
+             Node replica = fixture.openWithTls(root.resolve("replica"), tls, "brokerRole", "SLAVE", "brokerId", "1",
                      "haMasterAddress", master.haAddress())) {
             await(() -> master.store().replicas().size() == 1, WAIT, "the replica to connect over TLS");
-            burst(master.store(), 200, 1000, "tls");
+            burst(master.store(), 100, 1000, "tls");
             awaitCaughtUp(master, replica);
             assertThat(HaFixture.bytesOf(replica.log())).isEqualTo(HaFixture.bytesOf(master.log()));
 
