@@ -119,7 +119,7 @@ public final class RemotingClient implements AutoCloseable {
             }
             Channel channel = ((io.netty.channel.ChannelFuture) connected).channel();
             channel.closeFuture().addListener(done -> channels.remove(address, result));
-            SslHandler ssl = channel.pipeline().get(SslHandler.class);
+            SslHandler ssl = tls.enabled() ? channel.pipeline().get(SslHandler.class) : null;
             if (ssl == null) {
                 result.complete(NettyRemotingChannel.of(channel, responses));
                 return;
