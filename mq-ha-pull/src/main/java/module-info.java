@@ -27,6 +27,7 @@ module org.modmq.ha.pull {
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.codec;
+    requires io.netty.handler;
     requires org.slf4j;
 
     provides ReplicationStrategyProvider with PullReplicationStrategyProvider;

@@ -19,6 +19,7 @@ module org.modmq.ha.push {
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.codec;
+    requires io.netty.handler;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
     requires org.slf4j;

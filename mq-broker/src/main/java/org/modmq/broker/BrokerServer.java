@@ -47,10 +47,12 @@ import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.broker.runtime.StoreBindingFactory;
 import org.modmq.broker.slave.SlaveMetadataSyncAgent;
 import org.modmq.broker.slave.SlaveSyncSettings;
+import org.modmq.remoting.netty.ClientTls;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RequestCheck;
+import org.modmq.remoting.netty.ServerTls;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
@@ -135,6 +137,10 @@ public final class BrokerServer implements AutoCloseable {
     }
 
     private void doStart() {
+        // Certificates are checked before anything is opened: a bad key file stops start-up at once.
+        ServerTls serverTls = ServerTls.create(config.tls());
+        ClientTls clientTls = ClientTls.create(config.tls());
+        LOG.info("TLS: {}", config.tls());
         ScheduledExecutorService scheduler = newScheduler();
         shutdown.at(ShutdownSequence.Step.SCHEDULER, scheduler::shutdownNow);
         BrokerMetadata metadata = BrokerMetadata.open(config, clock);
@@ -165,7 +171,7 @@ public final class BrokerServer implements AutoCloseable {
         aclService = acl.orElse(null);
         RequestCheck check = acl.map(AclService::requestCheck).orElse(RequestCheck.NONE);
         RemotingServer remoting = new RemotingServer(config.remoting().serverConfig(identity.ip1(),
-                identity.listenPort()));
+                identity.listenPort()), serverTls);
         remoting.setRequestCheck(check);
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
@@ -179,9 +185,9 @@ public final class BrokerServer implements AutoCloseable {
         });
         shutdown.at(ShutdownSequence.Step.SERVER, remoting);
         server = remoting.start();
-        startVipServer(identity, executors, consumers, producers, check);
+        startVipServer(identity, executors, consumers, producers, check, serverTls);
 
-        RemotingClient client = new RemotingClient(RemotingClientConfig.defaults());
+        RemotingClient client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
         client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
         shutdown.at(ShutdownSequence.Step.CLIENT, client);
         MasterListener masters = controllerMode == null ? store::masterChanged : controllerMode::masterNamed;
@@ -248,12 +254,13 @@ public final class BrokerServer implements AutoCloseable {
      * stock slave's metadata sync fails.
      */
     private void startVipServer(BrokerIdentityConfig identity, BrokerExecutors executors,
-                                ConsumerGroupRegistry consumers, ProducerRegistry producers, RequestCheck check) {
+                                ConsumerGroupRegistry consumers, ProducerRegistry producers, RequestCheck check,
+                                ServerTls tls) {
         int port = identity.vipListenPort();
         if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
             return;
         }
-        RemotingServer vip = new RemotingServer(config.remoting().serverConfig(identity.ip1(), port));
+        RemotingServer vip = new RemotingServer(config.remoting().serverConfig(identity.ip1(), port), tls);
         vip.setRequestCheck(check);
         vip.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);

@@ -27,7 +27,7 @@ final class StockAdmin implements AutoCloseable {
      * @param namesrvAddr {@code 127.0.0.1:port} entries separated by {@code ;}
      */
     static StockAdmin start(String namesrvAddr) throws MQClientException {
-        return start(namesrvAddr, null);
+        return start(namesrvAddr, null, false);
     }
 
     /**
@@ -37,8 +37,22 @@ final class StockAdmin implements AutoCloseable {
      * @param rpcHook the hook, or null for none
      */
     static StockAdmin start(String namesrvAddr, org.apache.rocketmq.remoting.RPCHook rpcHook) throws MQClientException {
+        return start(namesrvAddr, rpcHook, false);
+    }
+
+    /**
+     * As {@link #start(String)}; with {@code useTls} every connection is TLS (the stock client's
+     * {@code setUseTLS}, in its default test mode: any server certificate is trusted).
+     */
+    static StockAdmin start(String namesrvAddr, boolean useTls) throws MQClientException {
+        return start(namesrvAddr, null, useTls);
+    }
+
+    private static StockAdmin start(String namesrvAddr, org.apache.rocketmq.remoting.RPCHook rpcHook, boolean useTls)
+            throws MQClientException {
         Objects.requireNonNull(namesrvAddr, "namesrvAddr");
         DefaultMQAdminExt admin = rpcHook == null ? new DefaultMQAdminExt(3_000) : new DefaultMQAdminExt(rpcHook, 3_000);
+        admin.setUseTLS(useTls);
         admin.setNamesrvAddr(namesrvAddr);
         admin.setInstanceName("compat-admin-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
         admin.setAdminExtGroup("compat_admin_group_" + INSTANCES.get());

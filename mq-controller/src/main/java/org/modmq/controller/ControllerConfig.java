@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.remoting.netty.RemotingServerKeys;
+import org.modmq.remoting.netty.TlsSettings;
 
 /**
  * Settings of one controller peer, read from {@code controller.conf} ({@code key=value}; RocketMQ's
@@ -66,13 +67,16 @@ import org.modmq.remoting.netty.RemotingServerKeys;
  * @param threadPoolNums              positive
  * @param queueCapacity               positive
  * @param remoting                    bounds of the remoting port (frames, connections, idle time)
+ * @param tls                         TLS of the remoting port and of the notifications to brokers: RocketMQ's
+ *                                    {@code tls.*} keys, {@code tlsMode}, {@code useTLS} (see {@link TlsSettings});
+ *                                    not in {@link #KEYS}, so a name server's file keeps them for itself
  */
 public record ControllerConfig(String group, List<ControllerPeer> peers, String selfId, Path storePath,
                                boolean enableElectUncleanMaster, boolean notifyBrokerRoleChanged,
                                long scanNotActiveBrokerInterval, int electMasterMaxRetryCount,
                                long brokerHeartbeatTimeoutMills, long raftElectionTimeoutMin, long raftElectionTimeoutMax,
                                long snapshotThreshold, long writeTimeoutMills, int threadPoolNums, int queueCapacity,
-                               RemotingServerKeys.Limits remoting) {
+                               RemotingServerKeys.Limits remoting, TlsSettings tls) {
 
     /** The remoting port of a controller alone (RocketMQ's 9878). */
     public static final int DEFAULT_PORT = 9878;
@@ -111,6 +115,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         peers = List.copyOf(peers);
         Objects.requireNonNull(selfId, "selfId");
         Objects.requireNonNull(storePath, "storePath");
+        Objects.requireNonNull(tls, "tls");
         if (peers.stream().noneMatch(p -> p.id().equals(selfId))) {
             throw new ConfigException("controllerDLegerSelfId=" + selfId + " is not among the ids of controllerDLegerPeers "
                     + peers.stream().map(ControllerPeer::id).toList());
@@ -147,7 +152,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         for (String key : new TreeMap<>(values).keySet()) {
             if (IGNORED_ROCKETMQ_KEYS.contains(key)) {
                 warnings.accept("controller key '" + key + "' is a RocketMQ setting that modmq ignores");
-            } else if (!KEYS.contains(key)) {
+            } else if (!KEYS.contains(key) && !TlsSettings.KEYS.contains(key)) {
                 throw new ConfigException("unknown controller key '" + key + "'; known keys: " + new TreeSet<>(KEYS));
             }
         }
@@ -185,7 +190,14 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
                 config.longValue("controllerWriteTimeoutMills", 5000),
                 config.intValue("controllerThreadPoolNums", 4),
                 config.intValue("controllerRequestThreadPoolQueueCapacity", 10_000),
-                RemotingServerKeys.parse(config::get, "controller configuration"));
+                RemotingServerKeys.parse(config::get, "controller configuration"),
+                TlsSettings.resolve(tlsKeys(values), System.getProperties()));
+    }
+
+    private static Map<String, String> tlsKeys(Map<String, String> values) {
+        Map<String, String> keys = new TreeMap<>(values);
+        keys.keySet().retainAll(TlsSettings.KEYS);
+        return keys;
     }
 
     /**
@@ -221,7 +233,15 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         return new ControllerConfig(group, peers, selfId, base.resolve(storePath), enableElectUncleanMaster,
                 notifyBrokerRoleChanged, scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills,
                 raftElectionTimeoutMin, raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums,
-                queueCapacity, remoting);
+                queueCapacity, remoting, tls);
+    }
+
+    /** @return a copy with other TLS settings (a controller beside a name server or broker takes theirs) */
+    public ControllerConfig withTls(TlsSettings settings) {
+        return new ControllerConfig(group, peers, selfId, storePath, enableElectUncleanMaster, notifyBrokerRoleChanged,
+                scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills, raftElectionTimeoutMin,
+                raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums, queueCapacity, remoting,
+                settings);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key, as {@code GET_CONTROLLER_CONFIG} lists them. */

@@ -37,9 +37,11 @@ import org.modmq.controller.raft.RaftSettings;
 import org.modmq.controller.raft.RatisEventLog;
 import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.remoting.netty.ClientTls;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,6 +92,9 @@ public final class ControllerServer implements AutoCloseable {
      */
     public ControllerServer(ControllerConfig config, LongSupplier monotonicMillis) {
         this.config = Objects.requireNonNull(config, "config");
+        // Certificates first: a bad key file fails before the Raft log is opened.
+        ServerTls serverTls = ServerTls.create(config.tls());
+        ClientTls clientTls = ClientTls.create(config.tls());
         Ticker ticker = monotonicMillis::getAsLong;
         this.settings = new RuntimeSettings(config.enableElectUncleanMaster(), config.notifyBrokerRoleChanged(),
                 config.scanNotActiveBrokerInterval(), config.electMasterMaxRetryCount());
@@ -104,7 +109,7 @@ public final class ControllerServer implements AutoCloseable {
                 config.writeTimeoutMills()), ticker, leaderId -> gate.refusal(
                         new org.modmq.controller.core.Leadership(false, false, false, leaderId, 0)));
         ControllerContext context = new ControllerContext(log, liveness, gate, new WriteSequencer(), settings);
-        this.client = new RemotingClient(RemotingClientConfig.defaults());
+        this.client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
         RoleChangeNotifier notifier = new RoleChangeNotifier(settings,
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
                 client::invokeOneway);
@@ -113,7 +118,8 @@ public final class ControllerServer implements AutoCloseable {
         MasterElections elections = new MasterElections(context, policy, leaseRule, notifier);
         this.agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         ControllerPeer self = config.self();
-        this.server = new RemotingServer(config.remoting().serverConfig(self.remotingHost(), self.remotingPort()));
+        this.server = new RemotingServer(config.remoting().serverConfig(self.remotingHost(), self.remotingPort()),
+                serverTls);
         this.requestExecutor = ProcessorExecutors.bounded("ControllerRequest", config.threadPoolNums(), config.queueCapacity());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ControllerAgent-" + config.selfId());

@@ -55,7 +55,13 @@ public final class ControllerLauncher {
             config.asProperties().forEach((key, value) -> LOG.info("{}={}", key, value));
             return 0;
         }
-        ControllerServer controller = new ControllerServer(config);
+        ControllerServer controller;
+        try {
+            controller = new ControllerServer(config);
+        } catch (ConfigException e) {
+            LOG.error("bad controller configuration: {}", e.getMessage());
+            return 1;
+        }
         try {
             controller.start();
         } catch (RuntimeException e) {

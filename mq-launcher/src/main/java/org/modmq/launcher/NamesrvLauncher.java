@@ -56,7 +56,8 @@ public final class NamesrvLauncher {
             ConfFiles.Split split = ConfFiles.split(options.file() == null ? Map.of() : ConfFiles.read(options.file()));
             namesrvConfig = NamesrvConfig.parse(split.own(), LOG::warn);
             if (split.controllerEnabled()) {
-                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn);
+                // One process, one set of TLS settings: the controller takes the name server's.
+                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn).withTls(namesrvConfig.tls());
             } else if (!split.controller().isEmpty()) {
                 LOG.warn("controller keys {} are ignored: {} is not true", split.controller().keySet(),
                         ConfFiles.ENABLE_CONTROLLER);

@@ -43,13 +43,14 @@ public final class StandaloneStartup {
         BrokerServer broker;
         try {
             Setup setup = setup(args, "127.0.0.1:" + NAMESRV_PORT);
-            // With aclEnable=true the embedded name server checks the same file as the broker.
+            // With aclEnable=true the embedded name server checks the same file as the broker; one process,
+            // one set of TLS settings: the name server and controller take the broker's.
             namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(setup.broker()))
-                    .withAcl(setup.broker().acl().enabled(), setup.broker().acl().file()));
+                    .withAcl(setup.broker().acl().enabled(), setup.broker().acl().file()).withTls(setup.broker().tls()));
             started.add(0, namesrv);
             namesrv.start();
             if (setup.controller() != null) {
-                ControllerServer controller = new ControllerServer(setup.controller());
+                ControllerServer controller = new ControllerServer(setup.controller().withTls(setup.broker().tls()));
                 started.add(0, controller);
                 controller.start();
                 LOG.info("modmq standalone: controller {}", controller.address());

@@ -17,6 +17,7 @@ import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.namesrv.processor.RequestLimits;
 import org.modmq.remoting.netty.RemotingServerKeys;
+import org.modmq.remoting.netty.TlsSettings;
 
 /**
  * Settings of the name server, read from {@code namesrv.conf} ({@code key=value} lines, RocketMQ's
@@ -42,6 +43,8 @@ import org.modmq.remoting.netty.RemotingServerKeys;
  *     broker key; RocketMQ's name server has no ACL 1.0)</td></tr>
  * <tr><td>{@code aclFile}</td><td>{@code conf/plain_acl.yml}</td><td>the ACL 1.0 rules, re-read when
  *     they change</td></tr>
+ * <tr><td>{@code tlsMode}, {@code tls.*}</td><td>permissive</td><td>TLS of the port, RocketMQ's keys (see
+ *     {@link TlsSettings}); system properties and {@code tls.config.file} are read too</td></tr>
  * </table>
  *
  * <p>Also the remoting bounds of {@link RemotingServerKeys} and the request bounds of {@link RequestLimits}.
@@ -62,12 +65,13 @@ import org.modmq.remoting.netty.RemotingServerKeys;
  * @param aclFile                           the {@code plain_acl.yml} read when {@code aclEnable} is true
  * @param remoting                          bounds of the remoting port (frames, connections, idle time)
  * @param limits                            what one write request may carry
+ * @param tls                               TLS of the port
  */
 public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActiveBrokerInterval,
                             long brokerChannelExpiredTime, boolean orderMessageEnable, boolean enableAllTopicList,
                             boolean enableTopicList, boolean deleteTopicWithBrokerRegistration, Path kvConfigPath,
                             boolean aclEnable, Path aclFile, RemotingServerKeys.Limits remoting,
-                            RequestLimits limits) {
+                            RequestLimits limits, TlsSettings tls) {
 
     /** Keys this record reads. */
     public static final Set<String> KEYS = keys();
@@ -102,6 +106,7 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         Objects.requireNonNull(aclFile, "aclFile");
         Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(tls, "tls");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listenPort=" + listenPort + " is not in 0..65535");
         }
@@ -134,11 +139,13 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
         for (String key : new TreeMap<>(values).keySet()) {
             if (IGNORED_ROCKETMQ_KEYS.contains(key)) {
                 warnings.accept("namesrv key '" + key + "' is a RocketMQ setting that modmq ignores");
-            } else if (!KEYS.contains(key)) {
+            } else if (!KEYS.contains(key) && !TlsSettings.KEYS.contains(key)) {
                 throw new ConfigException("unknown namesrv key '" + key + "'; known keys: " + new TreeSet<>(KEYS));
             }
         }
         ConfigValues config = ConfigValues.of(values);
+        Map<String, String> tlsKeys = new TreeMap<>(values);
+        tlsKeys.keySet().retainAll(TlsSettings.KEYS);
         String kvPath = config.string("kvConfigPath", "");
         String aclFile = config.string("aclFile", "");
         RemotingServerKeys.Limits remoting = RemotingServerKeys.parse(config::get, "namesrv configuration");
@@ -154,7 +161,8 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
                 config.bool("deleteTopicWithBrokerRegistration", false),
                 kvPath.isBlank() ? null : Path.of(kvPath),
                 config.bool("aclEnable", false),
-                Path.of(aclFile.isBlank() ? DEFAULT_ACL_FILE : aclFile.trim()), remoting, limits);
+                Path.of(aclFile.isBlank() ? DEFAULT_ACL_FILE : aclFile.trim()), remoting, limits,
+                TlsSettings.resolve(tlsKeys, System.getProperties()));
     }
 
     /**
@@ -184,14 +192,21 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
     public NamesrvConfig withListenPort(int port) {
         return new NamesrvConfig(port, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath, aclEnable, aclFile, remoting, limits);
+                kvConfigPath, aclEnable, aclFile, remoting, limits, tls);
     }
 
     /** A copy with ACL 1.0 on or off, reading {@code file}. */
     public NamesrvConfig withAcl(boolean enable, Path file) {
         return new NamesrvConfig(listenPort, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
                 orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
-                kvConfigPath, enable, file, remoting, limits);
+                kvConfigPath, enable, file, remoting, limits, tls);
+    }
+
+    /** A copy with other TLS settings (a name server embedded beside a broker takes the broker's). */
+    public NamesrvConfig withTls(TlsSettings settings) {
+        return new NamesrvConfig(listenPort, bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime,
+                orderMessageEnable, enableAllTopicList, enableTopicList, deleteTopicWithBrokerRegistration,
+                kvConfigPath, aclEnable, aclFile, remoting, limits, settings);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key ({@code kvConfigPath} empty when unset). */

@@ -22,6 +22,7 @@ import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +77,8 @@ public final class NamesrvServer implements AutoCloseable {
         KvConfigStore kv = new KvConfigStore(config.kvConfigPath());
         NamesrvSettings settings = new NamesrvSettings(config.asProperties());
         this.acl = config.aclEnable() ? AclService.load(config.aclFile()) : null;
-        this.server = new RemotingServer(config.remoting().serverConfig(config.bindAddress(), config.listenPort()));
+        this.server = new RemotingServer(config.remoting().serverConfig(config.bindAddress(), config.listenPort()),
+                ServerTls.create(config.tls()));
         if (acl != null) {
             server.setRequestCheck(acl.requestCheck());
         }

@@ -8,4 +8,9 @@ public final class ConfigException extends IllegalArgumentException {
     public ConfigException(String message) {
         super(message);
     }
+
+    /** @param cause what failed underneath (a file that cannot be read, a certificate that does not parse) */
+    public ConfigException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

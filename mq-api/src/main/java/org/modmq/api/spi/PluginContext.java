@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -14,14 +15,22 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param scheduler for periodic and delayed work; shared, so tasks must be short
  * @param allocator for buffers the plugin hands out
  * @param storeRoot the broker's {@code storePathRootDir}
+ * @param tls present when the connections a plugin opens or accepts itself must use TLS (the broker's
+ *     {@code haTlsEnable}); empty for plain TCP
  */
 public record PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator,
-                            Path storeRoot) {
+                            Path storeRoot, Optional<TransportTls> tls) {
 
     public PluginContext {
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(allocator, "allocator");
         Objects.requireNonNull(storeRoot, "storeRoot");
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** A context without TLS. */
+    public PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator, Path storeRoot) {
+        this(clock, scheduler, allocator, storeRoot, Optional.empty());
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.remoting.netty.RemotingServerKeys;
+import org.modmq.remoting.netty.TlsSettings;
 
 /**
  * Everything {@code broker.conf} says, split by concern. Immutable and thread-safe; built only by
@@ -22,6 +23,8 @@ import org.modmq.remoting.netty.RemotingServerKeys;
  * @param timer timer messages (the time wheel)
  * @param acl ACL 1.0: whether requests are checked, and the broker's own credentials
  * @param remoting the bounds of the broker's remoting ports (frames, connections, idle time)
+ * @param tls TLS of the remoting ports and of the broker's own connections (RocketMQ's {@code tls.*} keys,
+ *     {@code tlsMode}, {@code useTLS}), resolved with the system properties and {@code tls.config.file}
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -31,7 +34,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
                            ReplicationConfig replication, ControllerModeConfig controller,
                            TopicDefaultsConfig topics, ConsumeConfig consume,
                            ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer,
-                           AccessControlConfig acl, RemotingServerKeys.Limits remoting,
+                           AccessControlConfig acl, RemotingServerKeys.Limits remoting, TlsSettings tls,
                            ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
@@ -48,6 +51,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(timer, "timer");
         Objects.requireNonNull(acl, "acl");
         Objects.requireNonNull(remoting, "remoting");
+        Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

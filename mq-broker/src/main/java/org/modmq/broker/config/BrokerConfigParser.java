@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.remoting.netty.RemotingServerKeys;
+import org.modmq.remoting.netty.TlsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,8 @@ public final class BrokerConfigParser {
     private record Parts(BrokerIdentityConfig identity, NameServerConfig nameServer, StoreKeysConfig store,
                          ReplicationConfig replication, ControllerModeConfig controller, TopicDefaultsConfig topics,
                          ConsumeConfig consume, ExecutorConfig executors, TransactionConfig transactions,
-                         TimerConfig timer, AccessControlConfig acl, RemotingServerKeys.Limits remoting) {
+                         TimerConfig timer, AccessControlConfig acl, RemotingServerKeys.Limits remoting,
+                         TlsSettings tls) {
     }
 
     private static Parts readAll(ConfigReader reader) {
@@ -68,8 +70,9 @@ public final class BrokerConfigParser {
         TimerConfig timer = TimerConfig.read(reader);
         AccessControlConfig acl = AccessControlConfig.read(reader);
         RemotingServerKeys.Limits remoting = RemotingKeysConfig.read(reader, store.maxMessageSize());
+        TlsSettings tls = TlsKeys.read(reader);
         return new Parts(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, timer, acl, remoting);
+                transactions, timer, acl, remoting, tls);
     }
 
     /**
@@ -114,7 +117,7 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(p.identity(), p.nameServer(), p.store(), p.replication(), p.controller(), p.topics(),
-                p.consume(), p.executors(), p.transactions(), p.timer(), p.acl(), p.remoting(), values, reader.effective(),
-                warnings, source);
+                p.consume(), p.executors(), p.transactions(), p.timer(), p.acl(), p.remoting(), p.tls(), values,
+                reader.effective(), warnings, source);
     }
 }

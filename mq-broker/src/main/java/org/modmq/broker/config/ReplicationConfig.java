@@ -18,9 +18,12 @@ import java.util.Set;
  * @param housekeepingIntervalMillis a replication connection silent this long is closed
  * @param masterAddress {@code haMasterAddress}: the HA address a slave follows from start; empty when the
  *        slave learns it from the name servers' REGISTER_BROKER answers (then it follows every change)
+ * @param haTlsEnable modmq's {@code haTlsEnable}: the HA port takes TLS connections only (with the
+ *        {@code tls.server.*} certificate) and a replica dials its master with TLS ({@code tls.client.*});
+ *        every broker of a set must agree. Off by default: stock RocketMQ slaves speak plain HA
  */
 public record ReplicationConfig(String strategy, long slaveFallBehindMaxBytes, long heartbeatIntervalMillis,
-                                long housekeepingIntervalMillis, Optional<String> masterAddress) {
+                                long housekeepingIntervalMillis, Optional<String> masterAddress, boolean haTlsEnable) {
 
     /**
      * Keys read by the bundled strategy plugins only ({@code mq-ha-pull}, {@code mq-ha-push}): accepted
@@ -41,7 +44,8 @@ public record ReplicationConfig(String strategy, long slaveFallBehindMaxBytes, l
                 reader.longIn("haSlaveFallbehindMax", 256L * 1024 * 1024, 0, Long.MAX_VALUE),
                 reader.longIn("haSendHeartbeatInterval", 5_000, 100, 600_000),
                 reader.longIn("haHousekeepingInterval", 20_000, 1_000, 3_600_000),
-                Optional.ofNullable(reader.string("haMasterAddress", null)));
+                Optional.ofNullable(reader.string("haMasterAddress", null)),
+                reader.bool("haTlsEnable", false));
         config.masterAddress().ifPresent(address -> {
             int colon = address.lastIndexOf(':');
             if (colon <= 0 || !address.substring(colon + 1).matches("\\d{1,5}")) {

@@ -12,6 +12,7 @@ import org.modmq.broker.registration.NameServerRegistrationAgent;
 import org.modmq.broker.registration.RegistrationTarget;
 import org.modmq.broker.runtime.AccessControl;
 import org.modmq.broker.runtime.AckGate;
+import org.modmq.remoting.netty.ClientTls;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.store.MessageStore;
@@ -48,7 +49,7 @@ public final class ControllerMode implements AutoCloseable {
     public ControllerRoleAgent start(MessageStore store, String brokerAddress, NameServerRegistrationAgent registration,
                                      TopicConfigTable topics, Clock clock, AtomicLong registeredId) {
         master = () -> store.role().master();
-        client = new RemotingClient(RemotingClientConfig.defaults());
+        client = new RemotingClient(RemotingClientConfig.defaults(), ClientTls.create(config.tls()));
         client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
         RoleHooks hooks = new RoleHooks() {
             @Override

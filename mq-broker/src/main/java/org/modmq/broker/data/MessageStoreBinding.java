@@ -3,9 +3,11 @@ package org.modmq.broker.data;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.RoleState;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.broker.config.BrokerConfig;
@@ -95,8 +97,10 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         Objects.requireNonNull(plugins, "plugins");
         BrokerConfig config = runtime.config();
         BrokerIdentityConfig identity = config.identity();
+        Optional<TransportTls> haTls = config.replication().haTlsEnable()
+                ? Optional.of(HaTransportTls.of(config.tls())) : Optional.empty();
         PluginContext context = new PluginContext(runtime.clock(), runtime.scheduler(),
-                PooledByteBufAllocator.DEFAULT, config.store().rootDir());
+                PooledByteBufAllocator.DEFAULT, config.store().rootDir(), haTls);
         var flush = plugins.flushPolicy(config);
         var replication = plugins.replicationStrategy(config);
         if (identity.haListenPort() == 0) {

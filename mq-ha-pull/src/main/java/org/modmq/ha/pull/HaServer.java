@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.slf4j.Logger;
@@ -41,6 +43,7 @@ final class HaServer implements SessionRegistry, AutoCloseable {
     private final ServingContext context;
     private final Map<ServedSession, Long> sessions = new ConcurrentHashMap<>();
     private final Channel serverChannel;
+    private final TransportTls tls;
     private final Object lock = new Object();
     private volatile long generation;
     private volatile long served = REFUSING;
@@ -52,7 +55,14 @@ final class HaServer implements SessionRegistry, AutoCloseable {
      * @throws UncheckedIOException when the port cannot be bound; the message names the address and keys
      */
     HaServer(PullConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock, EventLoopGroup group) {
+        this(config, log, progress, clock, group, null);
+    }
+
+    /** As above; with {@code tls} (null for plain) every accepted connection is TLS only. */
+    HaServer(PullConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock, EventLoopGroup group,
+             TransportTls tls) {
         Objects.requireNonNull(group, "group");
+        this.tls = tls;
         this.context = new ServingContext(config, log, progress, clock, this);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
@@ -76,8 +86,8 @@ final class HaServer implements SessionRegistry, AutoCloseable {
             throw new IllegalStateException(message, bound.cause());
         }
         this.serverChannel = bound.channel();
-        LOG.info("HA server (pull, {} protocol) listening on {}", config.controllerMode() ? "AutoSwitch" : "classic",
-                address());
+        LOG.info("HA server (pull, {} protocol) listening on {}{}", config.controllerMode() ? "AutoSwitch" : "classic",
+                address(), tls == null ? "" : " (TLS)");
     }
 
     private void accept(SocketChannel ch) {
@@ -87,6 +97,9 @@ final class HaServer implements SessionRegistry, AutoCloseable {
                     String.valueOf(ch.remoteAddress()).replaceFirst("^/", ""));
             ch.close();
             return;
+        }
+        if (tls != null) {
+            ch.pipeline().addLast("tls", new SslHandler(tls.newServerEngine(ch.alloc())));
         }
         if (context.config().controllerMode()) {
             ch.pipeline().addLast(new AutoSwitchSlaveDecoder(), new AutoSwitchSlaveSession(context, gen));

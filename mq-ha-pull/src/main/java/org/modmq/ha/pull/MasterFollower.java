@@ -9,11 +9,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +55,7 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
     private final ReplicatedLog log;
     private final Clock clock;
     private final EventLoopGroup group;
+    private final TransportTls tls;
     private final Object lock = new Object();
     private volatile State state = State.IDLE;
     private FollowTarget target;
@@ -64,6 +67,12 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
     private volatile int dials;
 
     MasterFollower(PullConfig config, ReplicatedLog log, Clock clock, EventLoopGroup group) {
+        this(config, log, clock, group, null);
+    }
+
+    /** As above; with {@code tls} (null for plain) every connection to a master is TLS. */
+    MasterFollower(PullConfig config, ReplicatedLog log, Clock clock, EventLoopGroup group, TransportTls tls) {
+        this.tls = tls;
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -130,6 +139,10 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", new SslHandler(tls.newClientEngine(ch.alloc(),
+                                    context.target().address().host(), context.target().address().port())));
+                        }
                         if (config.controllerMode()) {
                             ch.pipeline().addLast(new AutoSwitchMasterDecoder(), new AutoSwitchFollowerSession(context));
                         } else {

@@ -6,6 +6,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.slf4j.Logger;
@@ -57,8 +58,9 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("modmq-ha-pull", true),
                 NioIoHandler.newFactory());
         try {
-            server = new HaServer(config, context.log(), context.progress(), context.plugin().clock(), group);
-            follower = new MasterFollower(config, context.log(), context.plugin().clock(), group);
+            TransportTls tls = context.plugin().tls().orElse(null);
+            server = new HaServer(config, context.log(), context.progress(), context.plugin().clock(), group, tls);
+            follower = new MasterFollower(config, context.log(), context.plugin().clock(), group, tls);
         } catch (RuntimeException e) {
             shutdownGroup();
             throw e;

@@ -237,8 +237,11 @@ final class SlaveSession extends ChannelInboundHandlerAdapter implements ServedS
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) {
-            LOG.info("slave {} connection failed: {}", remote, cause.getMessage());
+        // A failed TLS handshake (haTlsEnable) arrives as a decoder exception around an SSLException.
+        Throwable root = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+                ? cause.getCause() : cause;
+        if (root instanceof IOException) {
+            LOG.info("slave {} connection failed: {}", remote, root.getMessage());
         } else {
             LOG.error("slave {} session failed; closing", remote, cause);
         }

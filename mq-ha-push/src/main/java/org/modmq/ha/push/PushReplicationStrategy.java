@@ -2,6 +2,7 @@ package org.modmq.ha.push;
 
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.ha.push.config.PushConfig;
@@ -29,8 +30,9 @@ final class PushReplicationStrategy implements ReplicationStrategy {
     PushReplicationStrategy(PushConfig config, ReplicationContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
-        this.master = new PushMaster(config, context.log(), context.progress(), context.plugin().clock());
-        this.follower = new MasterFollower(config, context.log(), context.plugin().clock());
+        TransportTls tls = context.plugin().tls().orElse(null);
+        this.master = new PushMaster(config, context.log(), context.progress(), context.plugin().clock(), tls);
+        this.follower = new MasterFollower(config, context.log(), context.plugin().clock(), tls);
     }
 
     @Override

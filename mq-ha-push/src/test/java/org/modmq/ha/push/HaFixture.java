@@ -29,6 +29,7 @@ import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.api.spi.replication.ReplicationContext;
@@ -77,13 +78,23 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
         return new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
     }
 
+    /** As {@link #open(Path, String...)}, with TLS on the node's HA connections. */
+    Node openWithTls(Path root, TransportTls tls, String... keyValues) {
+        return open(new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root,
+                java.util.Optional.of(tls)), keyValues);
+    }
+
     /**
      * Opens a store under {@code root} with the push strategy (found by the service loader) and the
      * settings {@link #settings} makes of {@code keyValues}; the caller closes the node.
      */
     Node open(Path root, String... keyValues) {
+        return open(context(root), keyValues);
+    }
+
+    private Node open(PluginContext context, String... keyValues) {
+        Path root = context.storeRoot();
         ConfigValues values = ConfigValues.of(settings(keyValues));
-        PluginContext context = context(root);
         StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, context);
         ReplicationStrategyProvider push = ProviderRegistry.load(ReplicationStrategyProvider.class).get("push");
         AtomicReference<PushReplicationStrategy> created = new AtomicReference<>();

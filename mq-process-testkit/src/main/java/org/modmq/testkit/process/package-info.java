@@ -11,7 +11,9 @@
  *   <li>{@link org.modmq.testkit.process.FreePort}: free ports on 127.0.0.1 and whether one accepts;</li>
  *   <li>{@link org.modmq.testkit.process.ConfFile}: {@code key=value} configuration files;</li>
  *   <li>{@link org.modmq.testkit.process.BuiltDistribution}: the built distribution named by the
- *       {@code modmq.dist.dir} system property, and the environment its launch scripts read.</li>
+ *       {@code modmq.dist.dir} system property, and the environment its launch scripts read;</li>
+ *   <li>{@link org.modmq.testkit.process.TestCertificates}: throw-away TLS certificates and keys as PEM
+ *       files, made by the JDK's {@code keytool} when a test asks.</li>
  * </ul>
  *
  * <p>Plain JDK: failures are {@link java.lang.AssertionError}s, which every test framework reports.

@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslHandler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +26,7 @@ import org.modmq.remoting.protocol.RemotingCommand;
 public final class RemotingClient implements AutoCloseable {
 
     private final RemotingClientConfig config;
+    private final ClientTls tls;
     private final ResponseTable responses = new ResponseTable();
     private final CommandDispatcher dispatcher = new CommandDispatcher();
     private final RemotingHandler handler = new RemotingHandler(responses, dispatcher);
@@ -34,17 +36,34 @@ public final class RemotingClient implements AutoCloseable {
     private volatile boolean closed;
     private volatile OutgoingRequestHook outgoingHook = OutgoingRequestHook.NONE;
 
-    /** @param config the settings; starts the I/O threads */
+    /** A plain client; starts the I/O threads. */
     public RemotingClient(RemotingClientConfig config) {
+        this(config, ClientTls.plain());
+    }
+
+    /**
+     * @param config the settings; starts the I/O threads
+     * @param tls plain or TLS for every connection; with TLS a connection is ready once its handshake is done
+     */
+    public RemotingClient(RemotingClientConfig config, ClientTls tls) {
         this.config = Objects.requireNonNull(config, "config");
+        this.tls = Objects.requireNonNull(tls, "tls");
         this.group = TransportProbe.newGroup("remoting-client", config.ioThreads());
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(TransportProbe.channelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .handler(new RemotingChannelInitializer(config.maxFrameLength(), FrameMemoryBudget.unbounded(), 0,
-                        config.idleSeconds(), handler, channel -> true));
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
+    }
+
+    /** The pipeline of one connection; TLS needs the peer's host and port (SNI). */
+    private RemotingChannelInitializer initializer(String host, int port) {
+        return new RemotingChannelInitializer(config.maxFrameLength(), FrameMemoryBudget.unbounded(), 0,
+                config.idleSeconds(), handler, channel -> true, !tls.enabled() ? null : channel -> {
+                    SslHandler ssl = tls.newHandler(channel.alloc(), host, port);
+                    ssl.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
+                    return ssl;
+                });
     }
 
     /** Registers the processor for requests of one code sent by servers. */
@@ -101,7 +120,7 @@ public final class RemotingClient implements AutoCloseable {
             return result;
         }
         String host = address.substring(0, Math.max(colon, 0)).replace("[", "").replace("]", "");
-        bootstrap.connect(host, port).addListener(connected -> {
+        bootstrap.clone().handler(initializer(host, port)).connect(host, port).addListener(connected -> {
             if (!connected.isSuccess()) {
                 channels.remove(address, result);
                 result.completeExceptionally(new RemotingConnectException("cannot connect to " + address, connected.cause()));
@@ -109,9 +128,28 @@ public final class RemotingClient implements AutoCloseable {
             }
             Channel channel = ((io.netty.channel.ChannelFuture) connected).channel();
             channel.closeFuture().addListener(done -> channels.remove(address, result));
-            result.complete(NettyRemotingChannel.of(channel, responses));
+            SslHandler ssl = tls.enabled() ? channel.pipeline().get(SslHandler.class) : null;
+            if (ssl == null) {
+                result.complete(NettyRemotingChannel.of(channel, responses));
+                return;
+            }
+            ssl.handshakeFuture().addListener(handshake -> {
+                if (handshake.isSuccess()) {
+                    result.complete(NettyRemotingChannel.of(channel, responses));
+                } else {
+                    channels.remove(address, result);
+                    channel.close();
+                    result.completeExceptionally(new RemotingConnectException("TLS handshake with " + address
+                            + " failed: " + handshake.cause(), handshake.cause()));
+                }
+            });
         });
         return result;
+    }
+
+    /** @return whether this client's connections use TLS */
+    public boolean usesTls() {
+        return tls.enabled();
     }
 
     /**

@@ -75,7 +75,8 @@ final class RemotingHandler extends ChannelInboundHandlerAdapter {
         String peer = remotingChannel(ctx).remoteAddressText();
         if (cause instanceof DecoderException) {
             Throwable reason = cause.getCause() != null ? cause.getCause() : cause;
-            LOG.warn("closing connection from {}: broken frame: {}", peer, reason.getMessage());
+            LOG.warn("closing connection from {}: {}: {}", peer,
+                    reason instanceof javax.net.ssl.SSLException ? "TLS failed" : "broken frame", reason.getMessage());
         } else if (cause instanceof IOException) {
             LOG.debug("closing connection from {}: {}", peer, cause.toString());
         } else {

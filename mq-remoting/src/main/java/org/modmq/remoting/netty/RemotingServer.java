@@ -34,6 +34,7 @@ public final class RemotingServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RemotingServer.class);
 
     private final RemotingServerConfig config;
+    private final ServerTls tls;
     private final ResponseTable responses = new ResponseTable();
     private final CommandDispatcher dispatcher = new CommandDispatcher();
     private final RemotingHandler handler = new RemotingHandler(responses, dispatcher);
@@ -47,9 +48,18 @@ public final class RemotingServer implements AutoCloseable {
     private volatile InetSocketAddress boundAddress;
     private boolean closed;
 
-    /** @param config the settings; nothing is bound until {@link #start()} */
+    /** A plain server ({@link ServerTls#disabled()}); nothing is bound until {@link #start()}. */
     public RemotingServer(RemotingServerConfig config) {
+        this(config, ServerTls.disabled());
+    }
+
+    /**
+     * @param config the settings; nothing is bound until {@link #start()}
+     * @param tls what the port does with TLS (see {@link TlsMode})
+     */
+    public RemotingServer(RemotingServerConfig config, ServerTls tls) {
         this.config = Objects.requireNonNull(config, "config");
+        this.tls = Objects.requireNonNull(tls, "tls");
         this.frameBudget = new FrameMemoryBudget(config.maxPendingFrameBytes());
     }
 
@@ -129,7 +139,8 @@ public final class RemotingServer implements AutoCloseable {
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new RemotingChannelInitializer(config.maxFrameLength(), frameBudget,
-                            config.frameReceiveTimeout().toNanos(), config.idleSeconds(), handler, this::admit));
+                            config.frameReceiveTimeout().toNanos(), config.idleSeconds(), handler, this::admit,
+                            channel -> new TlsSniffHandler(tls)));
             ChannelFuture bind = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
             if (!bind.isSuccess()) {
                 shutdownGroups();
@@ -137,7 +148,7 @@ public final class RemotingServer implements AutoCloseable {
             }
             serverChannel = bind.channel();
             boundAddress = (InetSocketAddress) serverChannel.localAddress();
-            LOG.info("remoting server listening on {}", serverChannel.localAddress());
+            LOG.info("remoting server listening on {} ({})", serverChannel.localAddress(), tls);
             return this;
         }
     }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
@@ -44,6 +46,7 @@ public final class PushMaster implements AutoCloseable {
     private final ReplicatedLog log;
     private final ReplicaProgress progress;
     private final Clock clock;
+    private final TransportTls tls;
     private final Set<ReplicaSession> sessions = new CopyOnWriteArraySet<>();
     private MultiThreadIoEventLoopGroup group;
     private Channel server;
@@ -52,6 +55,12 @@ public final class PushMaster implements AutoCloseable {
     private boolean closed;
 
     public PushMaster(PushConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock) {
+        this(config, log, progress, clock, null);
+    }
+
+    /** As above; with {@code tls} (null for plain) every accepted connection is TLS only. */
+    public PushMaster(PushConfig config, ReplicatedLog log, ReplicaProgress progress, Clock clock, TransportTls tls) {
+        this.tls = tls;
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
         this.progress = Objects.requireNonNull(progress, "progress");
@@ -77,6 +86,9 @@ public final class PushMaster implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
+                        if (tls != null) {
+                            channel.pipeline().addLast("tls", new SslHandler(tls.newServerEngine(channel.alloc())));
+                        }
                         channel.pipeline().addLast(
                                 new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH),
                                 new ReplicaSession(PushMaster.this, log, progress, config, clock));
@@ -91,7 +103,7 @@ public final class PushMaster implements AutoCloseable {
             throw new UncheckedIOException("cannot listen for replicas on " + address + " (haListenPort, haBindAddress)",
                     e instanceof IOException io ? io : new IOException(e.toString(), e));
         }
-        LOG.info("push HA listener on {}", server.localAddress());
+        LOG.info("push HA listener on {}{}", server.localAddress(), tls == null ? "" : " (TLS)");
     }
 
     /** The bound address (the real port when {@code haListenPort=0}); null before {@link #start()}. */

@@ -6,9 +6,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.handler.ssl.SslHandler;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
 import org.modmq.ha.push.config.PushConfig.HostPort;
@@ -44,6 +46,7 @@ public final class MasterFollower implements AutoCloseable {
     private final PushConfig config;
     private final ReplicatedLog log;
     private final Clock clock;
+    private final TransportTls tls;
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private State state = State.IDLE;
@@ -54,6 +57,12 @@ public final class MasterFollower implements AutoCloseable {
     private volatile FollowSession session;
 
     public MasterFollower(PushConfig config, ReplicatedLog log, Clock clock) {
+        this(config, log, clock, null);
+    }
+
+    /** As above; with {@code tls} (null for plain) every connection to a master is TLS. */
+    public MasterFollower(PushConfig config, ReplicatedLog log, Clock clock, TransportTls tls) {
+        this.tls = tls;
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -119,6 +128,10 @@ public final class MasterFollower implements AutoCloseable {
         ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (tls != null) {
+                    ch.pipeline().addLast("tls", new SslHandler(tls.newClientEngine(ch.alloc(), address.host(),
+                            address.port())));
+                }
                 ch.pipeline().addLast(
                         new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH), next);
             }
