@@ -358,7 +358,6 @@ run_on() { # kind label bench-args...: runs one workload against kind with $CLIE
     CPU_TICKS[$kind]=$(( ${CPU_TICKS[$kind]:-0} + after - before ))
     MOVED[$kind]=$(( ${MOVED[$kind]:-0} + moved ))
     if [ "$moved" -gt 0 ]; then
-        R["$kind|$label cpu_s_per_1M"]=$(awk -v t="$((after - before))" -v h="$CLK_TCK" -v m="$moved" 'BEGIN {printf "%.2f", t / h / m * 1e6}')
         R["$kind|$label broker_cpu_us_per_msg"]=$(awk -v t="$((after - before))" -v h="$CLK_TCK" -v m="$moved" 'BEGIN {printf "%.1f", t / h / m * 1e6}')
     fi
 }

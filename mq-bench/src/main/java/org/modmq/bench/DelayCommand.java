@@ -118,11 +118,7 @@ final class DelayCommand implements Callable<Integer> {
         extras.put("size", Integer.toString(common.size));
         extras.put("level", Integer.toString(level));
         extras.put("delayMs", Long.toString(delayMs));
-        extras.put("sent", Long.toString(ledger.expectedCount()));
-        extras.put("received", Long.toString(ledger.receivedCount()));
-        extras.put("lost", Long.toString(ledger.lost()));
-        extras.put("duplicates", Long.toString(ledger.duplicates()));
-        extras.put("unexpected", Long.toString(ledger.unexpected()));
+        ledger.putFigures(extras);
         extras.put("early", Long.toString(early.sum()));
         synchronized (lateness) {
             LatencySummary late = LatencySummary.of("lateness", lateness);
@@ -131,9 +127,6 @@ final class DelayCommand implements Callable<Integer> {
             extras.put("latenessMaxMs", Double.toString(late.maxMs()));
         }
         extras.put("topic", topic);
-        // Each message is stored, then delivered: both count as moved (the broker's copy out of the
-        // schedule queue is not seen by the client and is not counted).
-        extras.put("moved", Long.toString(ledger.expectedCount() + ledger.receivedCount() + 1));
         BenchReport report = BenchReport.of(workload, meter, "send", extras);
         spec.commandLine().getOut().print(common.format.format(report));
         spec.commandLine().getOut().flush();

@@ -97,4 +97,17 @@ final class ReceiptLedger {
             Pacing.pause(TimeUnit.MILLISECONDS.toNanos(200));
         }
     }
+
+    /**
+     * Puts the audit figures into a report's extras: sent, received, lost, duplicates, unexpected, and
+     * moved (each message stored once and delivered once, as the client sees it; +1 keeps it above 0).
+     */
+    synchronized void putFigures(java.util.Map<String, String> extras) {
+        extras.put("sent", Long.toString(expectedCount()));
+        extras.put("received", Long.toString(receivedCount()));
+        extras.put("lost", Long.toString(lost()));
+        extras.put("duplicates", Long.toString(duplicates()));
+        extras.put("unexpected", Long.toString(unexpected()));
+        extras.put("moved", Long.toString(expectedCount() + receivedCount() + 1));
+    }
 }

@@ -99,17 +99,10 @@ final class TransactionCommand implements Callable<Integer> {
         extras.put("threads", Integer.toString(threads));
         extras.put("size", Integer.toString(common.size));
         extras.put("unknownFraction", Double.toString(unknownFraction));
-        extras.put("sent", Long.toString(ledger.expectedCount()));
-        extras.put("received", Long.toString(ledger.receivedCount()));
-        extras.put("lost", Long.toString(ledger.lost()));
-        extras.put("duplicates", Long.toString(ledger.duplicates()));
-        extras.put("unexpected", Long.toString(ledger.unexpected()));
+        ledger.putFigures(extras);
         extras.put("unknownAnswers", Long.toString(listener.unknownAnswers()));
         extras.put("checkBacks", Long.toString(listener.checkBacks()));
         extras.put("topic", topic);
-        // Each message is stored as a half, committed (stored again), then delivered: the client sees
-        // two of these steps, the send and the receipt.
-        extras.put("moved", Long.toString(ledger.expectedCount() + ledger.receivedCount() + 1));
         BenchReport report = BenchReport.of(workload, meter, "send", extras);
         spec.commandLine().getOut().print(common.format.format(report));
         spec.commandLine().getOut().flush();
