@@ -24,7 +24,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.SubscriptionGroupTable;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.testing.TestConfigs;
@@ -129,12 +128,12 @@ class BrokerFuzzTest {
             for (String prefix : List.of(TopicValidator.RETRY_PREFIX, TopicValidator.DLQ_PREFIX)) {
                 group = group == null && topic.startsWith(prefix) ? topic.substring(prefix.length()) : group;
             }
-            if (group != null ? !SubscriptionGroupTable.isLegalName(group) : TopicValidator.problem(topic).isPresent()) {
+            if (group != null ? TopicValidator.autoCreatedGroupProblem(group).isPresent() : TopicValidator.problem(topic).isPresent()) {
                 illegal.add("topic " + topic);
             }
         }
         metadata.subscriptionGroups().wrapper().subscriptionGroupTable().keySet().stream()
-                .filter(group -> !SubscriptionGroupTable.isLegalName(group))
+                .filter(group -> TopicValidator.autoCreatedGroupProblem(group).isPresent())
                 .forEach(group -> illegal.add("group " + group));
         return illegal;
     }

@@ -92,10 +92,6 @@ public final class SubscriptionGroupTable {
         }
     }
 
-    /** Whether {@code group} is a name RocketMQ would create a group under. */
-    public static boolean isLegalName(String group) {
-        return TopicValidator.autoCreatedGroupProblem(group).isEmpty();
-    }
 
     /** Creates or replaces a group (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP). */
     public synchronized void upsert(SubscriptionGroupConfig config) {
