@@ -34,6 +34,9 @@ class PushReplicationStrategyTest {
                      "haMasterAddress", master.haAddress())) {
             assertThat(replica.haSocket()).as("a replica binds its HA port too").isNotNull();
             await(() -> master.store().replicas().size() == 1, WAIT, "replica to connect");
+            // The master counts the replica once its hello arrives; the replica follows once it has the answer.
+            await(() -> replica.strategy().followerState() == MasterFollower.State.FOLLOWING, WAIT,
+                    "replica to follow");
             assertThatThrownBy(() -> replica.strategy().becomeReplica(0, "nohost", 1))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("nohost");
             assertThatThrownBy(() -> master.strategy().becomeReplica(0, "127.0.0.1:x", 0))
