@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -18,6 +19,9 @@ import org.modmq.remoting.codec.RemotingFrameDecoder;
 final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
 
     private static final RemotingCommandEncoder ENCODER = new RemotingCommandEncoder();
+    // experiment switch, see bench/README.md
+    private static final boolean CONSOLIDATE_FLUSHES = !Boolean.getBoolean("modmq.remoting.noFlushConsolidation");
+    private static final int FLUSH_AFTER_WRITES = 256;
 
     private final int maxFrameLength;
     private final FrameMemoryBudget budget;
@@ -53,6 +57,9 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
         ChannelHandler first = security == null ? null : security.apply(channel);
         if (first != null) {
             pipeline.addLast("tls", first);
+        }
+        if (CONSOLIDATE_FLUSHES) {
+            pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_AFTER_WRITES, true));
         }
         if (idleSeconds > 0) {
             pipeline.addLast("idle", new IdleCloseHandler(TimeUnit.SECONDS.toNanos(idleSeconds), System::nanoTime));
