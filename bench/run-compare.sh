@@ -52,6 +52,7 @@ PHASES=${BENCH_PHASES:-1 2}                        # 1 = ASYNC_FLUSH workloads, 
 WORKLOADS=${BENCH_WORKLOADS:-sync async batch drain e2e}   # phase-1 workloads to run
 PROBE_SETTLE=${BENCH_PROBE_SETTLE:-1}              # seconds the probe runs before the broker is launched
 RMQ_EXTRA_OPTS=${BENCH_ROCKETMQ_JAVA_OPTS:-}       # extra JVM options of the RocketMQ brokers
+CLIENT_EXTRA_OPTS=${BENCH_CLIENT_JAVA_OPTS:-}      # extra JVM options of the workload clients (%k: broker kind)
 JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
 DIST=${MODMQ_DIST:-$(ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null | head -n 1)}
 DIST=${DIST%/}
@@ -314,7 +315,7 @@ run_on() { # kind label bench-args...: runs one workload against kind with $CLIE
     before=$(cpu_ticks "$br")
     local out="$WORK/$kind-run.out" client sampled=""
     # shellcheck disable=SC2086
-    "${ON_CPU1[@]}" java -Drocketmq.log.root="$WORK/client-logs" -Duser.home="$WORK/client-home" \
+    "${ON_CPU1[@]}" java ${CLIENT_EXTRA_OPTS//%k/$kind} -Drocketmq.log.root="$WORK/client-logs" -Duser.home="$WORK/client-home" \
         -cp "$(client_cp "$CLIENT")" org.modmq.bench.BenchMain "$@" -n "$ns" -f kv >"$out" 2>>"$WORK/$kind-progress.log" &
     client=$!
     if [[ " $* " == *" -d "* ]] && [ "$DURATION" -ge 4 ]; then
