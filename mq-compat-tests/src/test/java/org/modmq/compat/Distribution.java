@@ -1,12 +1,16 @@
 package org.modmq.compat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 import org.modmq.testkit.process.BuiltDistribution;
 import org.modmq.testkit.process.ChildProcess;
 import org.modmq.testkit.process.ConfFile;
@@ -49,6 +53,30 @@ final class Distribution {
 
     Path plugins() {
         return built.plugins();
+    }
+
+    /**
+     * A copy of this distribution under {@code target} (without its class-data archives) with
+     * {@code pluginJar} added to {@code plugins/}, as an operator installs a third-party plugin.
+     */
+    Distribution copyWithPlugin(Path target, Path pluginJar) throws IOException {
+        Path home = built.home();
+        try (Stream<Path> files = Files.walk(home)) {
+            for (Path source : (Iterable<Path>) files::iterator) {
+                Path relative = home.relativize(source);
+                if (relative.startsWith("cds")) {
+                    continue;
+                }
+                Path copy = target.resolve(relative.toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(source, copy, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        Files.copy(pluginJar, target.resolve("plugins").resolve(pluginJar.getFileName()));
+        return new Distribution(BuiltDistribution.at(target));
     }
 
     /** Starts {@code bin/mqnamesrv -c <generated conf>} on a free port. */
