@@ -9,7 +9,7 @@ import org.modmq.broker.admin.AdminBodies.ConsumeStats;
 import org.modmq.broker.admin.AdminBodies.MessageQueue;
 import org.modmq.broker.admin.AdminBodies.OffsetWrapper;
 import org.modmq.broker.client.ConsumerGroupView;
-import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * Computes a group's consumption progress on this broker (protocol notes 10, GET_CONSUME_STATS): for

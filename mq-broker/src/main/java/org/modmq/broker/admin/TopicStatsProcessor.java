@@ -13,12 +13,12 @@ import org.modmq.broker.admin.AdminBodies.TopicList;
 import org.modmq.broker.admin.AdminBodies.TopicOffset;
 import org.modmq.broker.admin.AdminBodies.TopicStatsTable;
 import org.modmq.broker.metadata.SystemTopics;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * Topic figures: GET_TOPIC_STATS_INFO (202, {@code topicStatus}), GET_SYSTEM_TOPIC_LIST_FROM_BROKER

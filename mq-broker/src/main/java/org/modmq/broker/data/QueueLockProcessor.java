@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -73,7 +73,7 @@ public final class QueueLockProcessor implements RequestProcessor.Sync {
                     granted.add(mq);
                 }
             }
-            return response.withBody(BrokerJson.encode(new LockBatchResponseBody(granted)));
+            return response.withBody(Json.encode(new LockBatchResponseBody(granted)));
         }
     }
 
@@ -86,7 +86,7 @@ public final class QueueLockProcessor implements RequestProcessor.Sync {
 
     private static JsonNode parse(byte[] body) {
         try {
-            return BrokerJson.mapper().readTree(body);
+            return Json.mapper().readTree(body);
         } catch (IOException e) {
             throw new ResponseCodeException(ResponseCode.SYSTEM_ERROR, "bad lock body: " + e.getMessage());
         }

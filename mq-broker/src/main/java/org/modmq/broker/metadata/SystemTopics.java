@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.config.TopicDefaultsConfig;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /** The topics a broker creates at start, as a fresh RocketMQ 5.3.3 broker does (protocol notes 9.6). Stateless. */
 public final class SystemTopics {

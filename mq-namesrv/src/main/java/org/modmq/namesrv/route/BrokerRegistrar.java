@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.Perm;
 import org.modmq.namesrv.body.QueueData;
-import org.modmq.namesrv.body.TopicConfig;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

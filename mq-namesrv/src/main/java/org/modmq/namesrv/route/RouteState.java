@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.modmq.namesrv.body.Perm;
 import org.modmq.namesrv.body.QueueData;
+import org.modmq.remoting.protocol.body.Perm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
