@@ -31,7 +31,7 @@ class NamesrvServerTest {
     static final String MASTER = "127.0.0.1:20911";
     static final String SLAVE = "127.0.0.1:21911";
 
-    /** A registration body shaped like the one a stock 5.3.3 broker sends (section 3.2). */
+    /** A registration body shaped like the one a stock 5.3.3 broker sends (docs/protocol.md section 3.2). */
     static String fullBody(long counter) {
         return "{\"filterServerList\":[],\"topicConfigSerializeWrapper\":{\"dataVersion\":{\"counter\":" + counter
                 + ",\"stateVersion\":0,\"timestamp\":1796009342043},\"mappingDataVersion\":{\"counter\":0,"

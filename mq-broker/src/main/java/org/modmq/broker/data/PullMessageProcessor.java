@@ -22,7 +22,7 @@ import org.modmq.remoting.protocol.body.TopicConfig;
 import org.modmq.store.GetMessageResult;
 
 /**
- * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361), protocol notes 8.1–8.6: checks, subscription, store
+ * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361), docs/protocol.md section 8.1–8.6: checks, subscription, store
  * read with tag filtering, status mapping, commit-offset piggyback and long polling through a
  * {@link PullHoldAgent}. A FOUND answer's body is a composite of the store's record buffers (no copy),
  * owned by the response from then on. Thread-safe; runs on the pull executor; {@link #close()} drops the

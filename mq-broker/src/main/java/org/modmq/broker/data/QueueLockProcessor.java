@@ -17,7 +17,7 @@ import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
- * LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) for orderly consumers (protocol notes 9.3): per group a
+ * LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) for orderly consumers (docs/protocol.md section 9.3): per group a
  * table queue → (clientId, last update); a lock is granted when free, held by the same client or
  * expired (60 s), and refreshed when granted again. Thread-safe (one monitor per group).
  */

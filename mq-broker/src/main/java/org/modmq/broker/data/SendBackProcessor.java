@@ -22,7 +22,7 @@ import org.modmq.remoting.protocol.body.TopicConfig;
 import org.modmq.store.MessageIds;
 
 /**
- * CONSUMER_SEND_MSG_BACK (36), protocol notes 9.4: the failed message is stored again for
+ * CONSUMER_SEND_MSG_BACK (36), docs/protocol.md section 9.4: the failed message is stored again for
  * {@code %RETRY%group} (RECONSUMETIMES + 1, {@code RETRY_TOPIC} and {@code ORIGIN_MESSAGE_ID} set) through
  * the delay levels: {@code delayLevel} 0 means level {@code 3 + reconsumeTimes}, RocketMQ's rule, so the
  * message waits in SCHEDULE_TOPIC_XXXX and reaches the retry topic when due. It goes to

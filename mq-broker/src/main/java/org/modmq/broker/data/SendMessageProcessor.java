@@ -23,7 +23,7 @@ import org.modmq.remoting.protocol.body.Perm;
 import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
- * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as protocol notes 7.2
+ * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as docs/protocol.md section 7.2
  * describe: checks (role, permission, topic name, then {@link SendChecks}: body size, sysFlag, system
  * properties, batch rules; then the queue), auto-creation of the topic (never of a system name), the
  * retry and dead-letter rules, broker-added properties, append, then the answer of

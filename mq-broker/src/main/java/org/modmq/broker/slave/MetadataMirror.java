@@ -13,7 +13,7 @@ import org.modmq.remoting.protocol.body.DataVersion;
 import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
- * Applies the master's metadata snapshots (protocol notes 12.6) to the slave's own tables, which
+ * Applies the master's metadata snapshots (docs/protocol.md section 12.6) to the slave's own tables, which
  * persist themselves: the topic table and the subscription groups are made equal to the master's
  * when its DataVersion differs from the one last applied; consumer offsets are overwritten per
  * {@code topic@group} and queue (local-only entries stay); delay offsets are overwritten per level.

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies one {@code REGISTER_BROKER} to the route state, in the order of section 3.2 of the
- * protocol notes. Stateless apart from its settings; the caller holds the write lock.
+ * Applies one {@code REGISTER_BROKER} to the route state, in the order of the steps of
+ * docs/protocol.md section 3.2. Stateless apart from its settings; the caller holds the write lock.
  */
 final class BrokerRegistrar {
 

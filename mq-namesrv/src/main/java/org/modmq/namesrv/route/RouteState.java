@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The name server's tables (section 3.1 of the protocol notes) and the removal rules. Not
+ * The name server's tables (docs/protocol.md section 3.1) and the removal rules. Not
  * thread-safe: {@link RouteTable} guards every access with its lock.
  */
 final class RouteState {

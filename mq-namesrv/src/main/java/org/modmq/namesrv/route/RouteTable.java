@@ -52,7 +52,7 @@ public final class RouteTable {
         this.registrar = new BrokerRegistrar(defaultBrokerTimeoutMillis, deleteTopicWithBrokerRegistration);
     }
 
-    /** Applies a broker registration (section 3.2, steps 2–9). */
+    /** Applies a broker registration (docs/protocol.md section 3.2, steps 2–9). */
     public RegisterOutcome register(BrokerRegistration registration) {
         Objects.requireNonNull(registration, "registration");
         lock.writeLock().lock();

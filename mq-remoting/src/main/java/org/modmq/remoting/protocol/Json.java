@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 /**
  * The one JSON helper of modmq: bodies of requests and responses, and the metadata files of the
  * broker and the name server, written the way the stock client expects and read leniently
- * (docs/protocol.md section 5).
+ * (docs/protocol.md section 4).
  *
  * <p>Writing: standard JSON, properties sorted alphabetically (as fastjson does), null properties
  * omitted, enums by name, map keys always quoted strings. Stock clients accept quoted integer map
