@@ -11,7 +11,7 @@ import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 
-/** Requests shaped as the stock 5.3.3 client sends them (docs/protocol.md section 7.1 and 8.1), for tests. */
+/** Requests shaped as the stock 5.3.3 client sends them (docs/protocol.md sections 7.1 and 8.1), for tests. */
 final class BrokerClient {
 
     static final Duration WAIT = Duration.ofSeconds(10);
