@@ -1,6 +1,6 @@
 /**
  * RocketMQ remoting for modmq: frames and header codecs (JSON and ROCKETMQ), request and response
- * codes, typed header access, JSON bodies, and a Netty 4.2 server and client (epoll when available,
+ * codes, typed header access, JSON bodies (the ones broker and name server share in {@code protocol.body}), and a Netty 4.2 server and client (epoll when available,
  * else NIO) that dispatch requests to processors on bounded executors, plain or over TLS (RocketMQ's
  * {@code tls.*} settings and its disabled / permissive / enforcing server modes).
  */
@@ -17,5 +17,6 @@ module org.modmq.remoting {
     requires org.slf4j;
 
     exports org.modmq.remoting.protocol;
+    exports org.modmq.remoting.protocol.body;
     exports org.modmq.remoting.netty;
 }

@@ -11,12 +11,12 @@ import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 
-/** Requests shaped as the stock 5.3.3 client sends them (protocol notes 7.1, 8.1), for tests. */
+/** Requests shaped as the stock 5.3.3 client sends them (docs/protocol.md sections 7.1 and 8.1), for tests. */
 final class BrokerClient {
 
     static final Duration WAIT = Duration.ofSeconds(10);
 
-    /** A decoded stored record (protocol notes 5.1). */
+    /** A decoded stored record (docs/store-format.md section 2). */
     record Record(byte[] raw, int queueId, long queueOffset, long physicalOffset, int reconsumeTimes, String body,
                   String topic, Map<String, String> properties) {
     }
@@ -94,7 +94,7 @@ final class BrokerClient {
         return records;
     }
 
-    /** The SEND_BATCH_MESSAGE body (protocol notes 5.6). */
+    /** The SEND_BATCH_MESSAGE body (docs/protocol.md section 5.6). */
     static byte[] batchBody(List<String> bodies, List<String> properties) {
         ByteBuffer out = ByteBuffer.allocate(64 * 1024);
         for (int i = 0; i < bodies.size(); i++) {

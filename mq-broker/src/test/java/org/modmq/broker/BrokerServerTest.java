@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.runtime.MetadataOnlyStoreBinding;
 import org.modmq.broker.testing.Await;
 import org.modmq.broker.testing.Samples;
@@ -20,6 +19,7 @@ import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -40,7 +40,7 @@ class BrokerServerTest {
 
     private static JsonNode json(RemotingCommand command) {
         try {
-            return BrokerJson.mapper().readTree(command.body());
+            return Json.mapper().readTree(command.body());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigException;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.data.PullMessageProcessor;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.testing.Await;
 import org.modmq.broker.testing.TestConfigs;
@@ -28,6 +27,7 @@ import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /** Sends, retries and dead letters with delay levels through a real broker ({@code messageDelayLevel=1s 1s 2s}). */
 @Tag("integration")

@@ -278,7 +278,7 @@ class ReplicationTest {
         HaNode master = master("pull", "SYNC_MASTER");
         try (Socket fake = new Socket(InetAddress.getLoopbackAddress(), masterHaPort)) {
             OutputStream out = fake.getOutputStream();
-            // One report of offset 0 (protocol notes 12.2), then silence: the master streams, nobody acks.
+            // One report of offset 0 (docs/protocol.md section 12.2), then silence: the master streams, nobody acks.
             out.write(ByteBuffer.allocate(8).putLong(0).array());
             out.flush();
             awaitSlaveConnected(master);

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.data.PullMessageProcessor;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.runtime.PluginSelection;
 import org.modmq.broker.testing.Await;
 import org.modmq.broker.testing.TestConfigs;
@@ -27,6 +26,7 @@ import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -97,7 +97,7 @@ class StorageFaultsBrokerTest {
             return -1;
         }
         try {
-            JsonNode queues = BrokerJson.mapper().readTree(route.body()).path("queueDatas");
+            JsonNode queues = Json.mapper().readTree(route.body()).path("queueDatas");
             return queues.size() == 0 ? -1 : queues.get(0).path("perm").asInt();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

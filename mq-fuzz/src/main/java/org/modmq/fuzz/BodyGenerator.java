@@ -136,7 +136,7 @@ final class BodyGenerator {
     }
 
     /**
-     * A batch body (section 5.6 of RocketMQ's layout): per message TOTALSIZE, MAGICCODE 0, BODYCRC 0,
+     * A batch body (docs/protocol.md section 5.6): per message TOTALSIZE, MAGICCODE 0, BODYCRC 0,
      * FLAG, BODY length and bytes, PROPERTIES length (int16) and text; then, often, spoiled: a length
      * that lies, a record cut short, garbage behind the last record.
      */

@@ -27,7 +27,6 @@ import org.modmq.fuzz.RequestCatalog;
 import org.modmq.fuzz.RequestGenerator;
 import org.modmq.fuzz.Trials;
 import org.modmq.namesrv.body.ClusterInfo;
-import org.modmq.namesrv.body.NamesrvJson;
 import org.modmq.namesrv.body.TopicList;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
@@ -102,8 +101,8 @@ class NamesrvFuzzTest {
         RemotingCommand cluster = call(observer, RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO));
         RemotingCommand topics = call(observer, RemotingCommand.request(RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER));
         // A fuzzed UPDATE_NAMESRV_CONFIG may have switched the topic list off (enableAllTopicList=false).
-        return List.of(NamesrvJson.decode(cluster.body(), ClusterInfo.class), topics.code() != ResponseCode.SUCCESS
-                ? "topic list refused with code " + topics.code() : NamesrvJson.decode(topics.body(), TopicList.class)
+        return List.of(Json.decode(cluster.body(), ClusterInfo.class), topics.code() != ResponseCode.SUCCESS
+                ? "topic list refused with code " + topics.code() : Json.decode(topics.body(), TopicList.class)
                 .topicList());
     }
 

@@ -14,15 +14,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.modmq.namesrv.body.ClusterInfo;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.NamesrvJson;
 import org.modmq.namesrv.body.TopicList;
 import org.modmq.namesrv.body.TopicRouteData;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 @Tag("integration")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -31,7 +31,7 @@ class NamesrvServerTest {
     static final String MASTER = "127.0.0.1:20911";
     static final String SLAVE = "127.0.0.1:21911";
 
-    /** A registration body shaped like the one a stock 5.3.3 broker sends (section 3.2). */
+    /** A registration body shaped like the one a stock 5.3.3 broker sends (docs/protocol.md section 3.2). */
     static String fullBody(long counter) {
         return "{\"filterServerList\":[],\"topicConfigSerializeWrapper\":{\"dataVersion\":{\"counter\":" + counter
                 + ",\"stateVersion\":0,\"timestamp\":1796009342043},\"mappingDataVersion\":{\"counter\":0,"
@@ -108,7 +108,7 @@ class NamesrvServerTest {
     private ClusterInfo clusterInfo() throws Exception {
         RemotingCommand response = call(RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO));
         assertThat(response.code()).isEqualTo(ResponseCode.SUCCESS);
-        return NamesrvJson.decode(response.body(), ClusterInfo.class);
+        return Json.decode(response.body(), ClusterInfo.class);
     }
 
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -158,16 +158,16 @@ class NamesrvServerTest {
         assertThat(info.clusterAddrTable()).containsEntry("DefaultCluster", java.util.Set.of("broker-a"));
         assertThat(info.brokerAddrTable().get("broker-a").brokerAddrs()).containsEntry(0L, MASTER).containsEntry(1L, SLAVE);
 
-        TopicList all = NamesrvJson.decode(call(RemotingCommand.request(
+        TopicList all = Json.decode(call(RemotingCommand.request(
                 RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)).body(), TopicList.class);
         assertThat(all.topicList()).containsExactlyInAnyOrder("TopicA", "TBW102", "DefaultCluster");
-        TopicList ofCluster = NamesrvJson.decode(call(RemotingCommand.request(RequestCode.GET_TOPICS_BY_CLUSTER,
+        TopicList ofCluster = Json.decode(call(RemotingCommand.request(RequestCode.GET_TOPICS_BY_CLUSTER,
                 Map.of("cluster", "DefaultCluster"))).body(), TopicList.class);
         assertThat(ofCluster.topicList()).containsExactlyInAnyOrder("TopicA", "TBW102", "DefaultCluster");
-        TopicList system = NamesrvJson.decode(call(RemotingCommand.request(
+        TopicList system = Json.decode(call(RemotingCommand.request(
                 RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_NS)).body(), TopicList.class);
         assertThat(system.topicList()).containsExactlyInAnyOrder("DefaultCluster", "broker-a");
-        TopicList unit = NamesrvJson.decode(call(RemotingCommand.request(RequestCode.GET_UNIT_TOPIC_LIST)).body(),
+        TopicList unit = Json.decode(call(RemotingCommand.request(RequestCode.GET_UNIT_TOPIC_LIST)).body(),
                 TopicList.class);
         assertThat(unit.topicList()).isEmpty();
     }
@@ -276,11 +276,11 @@ class NamesrvServerTest {
         Map<String, String> id = Map.of("brokerName", "broker-a", "brokerAddr", MASTER, "clusterName", "DefaultCluster",
                 "brokerId", "0");
         RemotingCommand same = call(RemotingCommand.request(RequestCode.QUERY_DATA_VERSION, id)
-                .withBody(NamesrvJson.encode(new DataVersion(5, 0, 1796009342043L))));
+                .withBody(Json.encode(new DataVersion(5, 0, 1796009342043L))));
         assertThat(same.extField("changed")).isEqualTo("false");
-        assertThat(NamesrvJson.decode(same.body(), DataVersion.class)).isEqualTo(new DataVersion(5, 0, 1796009342043L));
+        assertThat(Json.decode(same.body(), DataVersion.class)).isEqualTo(new DataVersion(5, 0, 1796009342043L));
         RemotingCommand differs = call(RemotingCommand.request(RequestCode.QUERY_DATA_VERSION, id)
-                .withBody(NamesrvJson.encode(new DataVersion(6, 0, 1))));
+                .withBody(Json.encode(new DataVersion(6, 0, 1))));
         assertThat(differs.extField("changed")).isEqualTo("true");
         assertThat(call(RemotingCommand.request(RequestCode.BROKER_HEARTBEAT, id)).code()).isEqualTo(ResponseCode.SUCCESS);
 
@@ -292,7 +292,7 @@ class NamesrvServerTest {
         RemotingCommand wipe = call(RemotingCommand.request(RequestCode.WIPE_WRITE_PERM_OF_BROKER,
                 Map.of("brokerName", "broker-a")));
         assertThat(wipe.extField("wipeTopicCount")).isEqualTo("3");
-        assertThat(NamesrvJson.decode(route("TopicA", 479).body(), TopicRouteData.class).queueDatas().get(0).perm())
+        assertThat(Json.decode(route("TopicA", 479).body(), TopicRouteData.class).queueDatas().get(0).perm())
                 .isEqualTo(4);
         RemotingCommand add = call(RemotingCommand.request(RequestCode.ADD_WRITE_PERM_OF_BROKER,
                 Map.of("brokerName", "broker-a")));
@@ -332,7 +332,7 @@ class NamesrvServerTest {
                 Map.of("namespace", "ORDER_TOPIC_CONFIG", "key", "TopicA", "value", "broker-a:4")));
         RemotingCommand registered = call(registration(MASTER, 0, fullBody(1)));
         assertThat(new String(registered.body(), StandardCharsets.UTF_8)).isEqualTo("{\"table\":{\"TopicA\":\"broker-a:4\"}}");
-        assertThat(NamesrvJson.decode(route("TopicA", 479).body(), TopicRouteData.class).orderTopicConf())
+        assertThat(Json.decode(route("TopicA", 479).body(), TopicRouteData.class).orderTopicConf())
                 .isEqualTo("broker-a:4");
     }
 

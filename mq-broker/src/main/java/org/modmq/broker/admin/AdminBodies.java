@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * JSON bodies of the admin answers, in the shapes of protocol notes 4.2. Tables keyed by a
+ * JSON bodies of the admin answers, in the shapes of docs/protocol.md section 4.2. Tables keyed by a
  * {@code MessageQueue} are written in fastjson's form, the queue's JSON object as the key
  * ({@link QueueKeyedMapSerializer}). All records are immutable.
  */

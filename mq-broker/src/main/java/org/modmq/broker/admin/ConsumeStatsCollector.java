@@ -9,10 +9,10 @@ import org.modmq.broker.admin.AdminBodies.ConsumeStats;
 import org.modmq.broker.admin.AdminBodies.MessageQueue;
 import org.modmq.broker.admin.AdminBodies.OffsetWrapper;
 import org.modmq.broker.client.ConsumerGroupView;
-import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
- * Computes a group's consumption progress on this broker (protocol notes 10, GET_CONSUME_STATS): for
+ * Computes a group's consumption progress on this broker (docs/protocol.md section 10, GET_CONSUME_STATS): for
  * each topic and each of its read queues, the broker's max offset, the committed offset (0 when
  * none), the pull offset (max of committed and last pulled) and the store time of the last consumed
  * message. A topic is skipped when it does not exist here, or when the group has live subscriptions

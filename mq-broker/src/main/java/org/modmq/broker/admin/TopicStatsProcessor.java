@@ -13,12 +13,12 @@ import org.modmq.broker.admin.AdminBodies.TopicList;
 import org.modmq.broker.admin.AdminBodies.TopicOffset;
 import org.modmq.broker.admin.AdminBodies.TopicStatsTable;
 import org.modmq.broker.metadata.SystemTopics;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * Topic figures: GET_TOPIC_STATS_INFO (202, {@code topicStatus}), GET_SYSTEM_TOPIC_LIST_FROM_BROKER
@@ -28,7 +28,7 @@ public final class TopicStatsProcessor implements RequestProcessor.Sync {
 
     public static final int[] CODES = {RequestCode.GET_TOPIC_STATS_INFO, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER,
         RequestCode.GET_TOPIC_NAME_LIST};
-    /** System topics named outside the broker's start-up set (protocol notes 9.6). */
+    /** System topics named outside the broker's start-up set (docs/protocol.md section 9.6). */
     private static final Set<String> EXTRA_SYSTEM_TOPICS = Set.of(SystemTopics.TRANS_CHECK_MAX_TIME,
             "RMQ_SYS_TRACE_TOPIC");
 

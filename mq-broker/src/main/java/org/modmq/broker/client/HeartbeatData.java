@@ -1,7 +1,7 @@
 package org.modmq.broker.client;
 
 import java.util.Set;
-import org.modmq.broker.metadata.BrokerJson;
+import org.modmq.remoting.protocol.Json;
 
 /**
  * Body of HEART_BEAT (34), JSON shape of RocketMQ's {@code HeartbeatData}; parsed leniently (unknown
@@ -24,12 +24,12 @@ public record HeartbeatData(String clientID, Set<ProducerData> producerDataSet, 
     /**
      * Parses a HEART_BEAT body.
      *
-     * @throws org.modmq.broker.metadata.JsonBodyException when it is not a HeartbeatData JSON object
+     * @throws org.modmq.remoting.protocol.JsonBodyException when it is not a HeartbeatData JSON object
      */
     public static HeartbeatData parse(byte[] body) {
-        HeartbeatData data = BrokerJson.decode(body, HeartbeatData.class);
+        HeartbeatData data = Json.decode(body, HeartbeatData.class);
         if (data == null || data.clientID() == null || data.clientID().isBlank()) {
-            throw new org.modmq.broker.metadata.JsonBodyException("heartbeat without clientID", null);
+            throw new org.modmq.remoting.protocol.JsonBodyException("heartbeat without clientID", null);
         }
         return data;
     }

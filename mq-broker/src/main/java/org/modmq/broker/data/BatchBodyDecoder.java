@@ -9,7 +9,7 @@ import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
- * Decodes the body of SEND_BATCH_MESSAGE (protocol notes 5.6), a concatenation of records:
+ * Decodes the body of SEND_BATCH_MESSAGE (docs/protocol.md section 5.6), a concatenation of records:
  *
  * <pre>
  * +-----------+-----------+---------+------+----------+------+-----------+------------+

@@ -3,7 +3,7 @@ package org.modmq.broker.data;
 import java.util.Map;
 import org.modmq.api.message.MessageProperties;
 
-/** The properties the broker adds to every stored message (protocol notes 5.1). Stateless. */
+/** The properties the broker adds to every stored message (docs/protocol.md section 5.1). Stateless. */
 final class BrokerProperties {
 
     static final String DEFAULT_REGION = "DefaultRegion";

@@ -10,7 +10,7 @@ import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
- * The tag filter of a pull (protocol notes 8.2 step 4 and 6.1): from the request's {@code subscription}
+ * The tag filter of a pull (docs/protocol.md section 8.2 step 4, and 6.1): from the request's {@code subscription}
  * when the SUBSCRIPTION bit is set, else from what the group's heartbeats registered. {@code *} or an
  * empty expression matches every tag code; otherwise a tag code matches when the subscription's code
  * set contains it (as an int). Stateless.

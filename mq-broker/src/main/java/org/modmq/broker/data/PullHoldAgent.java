@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Long polling (protocol notes 8.6): pulls that found nothing are held per {@code topic@queueId} and
+ * Long polling (docs/protocol.md section 8.6): pulls that found nothing are held per {@code topic@queueId} and
  * re-executed once, on a wake-up thread, as soon as a message for their queue is dispatched
  * ({@link #onArrival}) or when their hold time is up (a sweep every 100 ms on the broker scheduler).
  * A re-executed pull never suspends again. At most {@code maxHeld} pulls are held; beyond that

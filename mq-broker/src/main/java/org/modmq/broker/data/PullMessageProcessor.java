@@ -8,9 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongPredicate;
 import org.modmq.broker.config.ConsumeConfig;
-import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.slave.ReplicatedTopics;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -19,10 +17,12 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 import org.modmq.store.GetMessageResult;
 
 /**
- * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361), protocol notes 8.1–8.6: checks, subscription, store
+ * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361), docs/protocol.md section 8.1–8.6: checks, subscription, store
  * read with tag filtering, status mapping, commit-offset piggyback and long polling through a
  * {@link PullHoldAgent}. A FOUND answer's body is a composite of the store's record buffers (no copy),
  * owned by the response from then on. Thread-safe; runs on the pull executor; {@link #close()} drops the

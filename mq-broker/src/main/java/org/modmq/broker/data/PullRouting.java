@@ -14,7 +14,7 @@ import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.store.GetMessageResult;
 
 /**
- * Chooses a pull answer's {@code suggestWhichBrokerId} (protocol notes 8.7): the broker id the stock
+ * Chooses a pull answer's {@code suggestWhichBrokerId} (docs/protocol.md section 8.7): the broker id the stock
  * client pulls that queue from next (it falls back to another address of the broker set when the id is
  * not in the route, which is how consumers keep reading from a replica whose master is gone).
  *
@@ -32,7 +32,7 @@ import org.modmq.store.GetMessageResult;
  */
 final class PullRouting {
 
-    /** Position of PHYSICALOFFSET in a stored record (protocol notes 5.1). */
+    /** Position of PHYSICALOFFSET in a stored record (docs/store-format.md section 2). */
     private static final int PHYSICAL_OFFSET_POSITION = 28;
     private static final long MASTER_ID = 0;
 

@@ -14,7 +14,7 @@ import org.modmq.store.MessageStore;
 import org.modmq.store.QueryMessageResult;
 
 /**
- * Queue bounds and lookups (protocol notes 8.4, 8.8): GET_MAX_OFFSET (30), GET_MIN_OFFSET (31),
+ * Queue bounds and lookups (docs/protocol.md sections 8.4 and 8.8): GET_MAX_OFFSET (30), GET_MIN_OFFSET (31),
  * SEARCH_OFFSET_BY_TIMESTAMP (29), GET_EARLIEST_MSG_STORETIME (32), QUERY_MESSAGE (12) and
  * VIEW_MESSAGE_BY_ID (33). Record bodies are the store's buffers, handed to the response without a
  * copy. Thread-safe.

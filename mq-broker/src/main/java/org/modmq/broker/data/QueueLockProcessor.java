@@ -8,16 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
 
 /**
- * LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) for orderly consumers (protocol notes 9.3): per group a
+ * LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) for orderly consumers (docs/protocol.md section 9.3): per group a
  * table queue → (clientId, last update); a lock is granted when free, held by the same client or
  * expired (60 s), and refreshed when granted again. Thread-safe (one monitor per group).
  */
@@ -73,7 +73,7 @@ public final class QueueLockProcessor implements RequestProcessor.Sync {
                     granted.add(mq);
                 }
             }
-            return response.withBody(BrokerJson.encode(new LockBatchResponseBody(granted)));
+            return response.withBody(Json.encode(new LockBatchResponseBody(granted)));
         }
     }
 
@@ -86,7 +86,7 @@ public final class QueueLockProcessor implements RequestProcessor.Sync {
 
     private static JsonNode parse(byte[] body) {
         try {
-            return BrokerJson.mapper().readTree(body);
+            return Json.mapper().readTree(body);
         } catch (IOException e) {
             throw new ResponseCodeException(ResponseCode.SYSTEM_ERROR, "bad lock body: " + e.getMessage());
         }

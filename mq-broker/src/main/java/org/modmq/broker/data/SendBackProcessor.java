@@ -9,9 +9,7 @@ import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.StoredMessage;
-import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.schedule.DelayRedirect;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -19,10 +17,12 @@ import org.modmq.remoting.protocol.HeaderFields;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 import org.modmq.store.MessageIds;
 
 /**
- * CONSUMER_SEND_MSG_BACK (36), protocol notes 9.4: the failed message is stored again for
+ * CONSUMER_SEND_MSG_BACK (36), docs/protocol.md section 9.4: the failed message is stored again for
  * {@code %RETRY%group} (RECONSUMETIMES + 1, {@code RETRY_TOPIC} and {@code ORIGIN_MESSAGE_ID} set) through
  * the delay levels: {@code delayLevel} 0 means level {@code 3 + reconsumeTimes}, RocketMQ's rule, so the
  * message waits in SCHEDULE_TOPIC_XXXX and reaches the retry topic when due. It goes to

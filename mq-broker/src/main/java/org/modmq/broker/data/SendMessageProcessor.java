@@ -8,9 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
-import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.schedule.DelayRedirect;
@@ -21,9 +19,11 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
- * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as protocol notes 7.2
+ * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320), processed as docs/protocol.md section 7.2
  * describe: checks (role, permission, topic name, then {@link SendChecks}: body size, sysFlag, system
  * properties, batch rules; then the queue), auto-creation of the topic (never of a system name), the
  * retry and dead-letter rules, broker-added properties, append, then the answer of

@@ -9,7 +9,7 @@ import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.store.PutResult;
 
 /**
- * Send answers (protocol notes 7.2, traps 2 and 3): a stored message is answered with exactly
+ * Send answers (docs/protocol.md section 7.2; section 15, traps 2 and 3): a stored message is answered with exactly
  * {@code msgId} (offsetMsgId; comma-joined for a batch), {@code queueId}, {@code queueOffset},
  * {@code transactionId} (UNIQ_KEY), {@code MSG_REGION} and {@code TRACE_ON}; every answer, errors too,
  * carries the last two because the stock client reads them without a null check. Stateless.

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Generates the {@code UNIQ_KEY} the broker adds when a producer sent none: uppercase hex of the broker
  * IP (4 or 16 bytes), int16 process id, int32 per-instance hash, int32 low bits of the clock (ms) and an
- * int16 counter (protocol notes 5.5; clients treat it as opaque). Thread-safe.
+ * int16 counter (docs/protocol.md section 5.5; clients treat it as opaque). Thread-safe.
  */
 final class UniqueKeys {
 

@@ -13,6 +13,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.Optional;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
 
 /**
  * One metadata JSON file, replaced atomically: the new content goes to {@code name.tmp}, is forced to
@@ -53,7 +55,7 @@ public final class AtomicJsonFile {
             return Optional.empty();
         }
         try {
-            return Optional.ofNullable(BrokerJson.mapper().readTree(bytes));
+            return Optional.ofNullable(Json.mapper().readTree(bytes));
         } catch (IOException e) {
             throw new JsonBodyException("corrupt metadata file " + path + ": " + e.getMessage(), e);
         }
@@ -65,7 +67,7 @@ public final class AtomicJsonFile {
      * @throws UncheckedIOException when the write, force or rename fails (the old file is then intact)
      */
     public void write(Object value) {
-        byte[] bytes = BrokerJson.encode(value);
+        byte[] bytes = Json.encode(value);
         try {
             Files.createDirectories(path.getParent());
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -3,6 +3,7 @@ package org.modmq.broker.metadata;
 import java.time.Clock;
 import java.util.Objects;
 import org.modmq.broker.config.BrokerConfig;
+import org.modmq.remoting.protocol.JsonBodyException;
 
 /**
  * The broker's persistent metadata tables under {@code <storePathRootDir>/config}. Each table is

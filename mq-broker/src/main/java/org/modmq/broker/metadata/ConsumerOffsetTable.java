@@ -12,6 +12,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +127,7 @@ public final class ConsumerOffsetTable {
         if (root.isEmpty()) {
             return Optional.empty();
         }
-        Wrapper loaded = BrokerJson.mapper().convertValue(root.get(), Wrapper.class);
+        Wrapper loaded = Json.mapper().convertValue(root.get(), Wrapper.class);
         if (loaded.offsetTable() != null) {
             loaded.offsetTable().forEach((k, v) -> offsets.put(k, new ConcurrentHashMap<>(v)));
         }

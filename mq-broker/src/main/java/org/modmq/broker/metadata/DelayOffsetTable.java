@@ -10,6 +10,9 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 /**
  * Progress of the delay service: delay level to the next offset to deliver in
@@ -69,7 +72,7 @@ public final class DelayOffsetTable {
         if (root.isEmpty()) {
             return Optional.empty();
         }
-        Wrapper loaded = BrokerJson.mapper().convertValue(root.get(), Wrapper.class);
+        Wrapper loaded = Json.mapper().convertValue(root.get(), Wrapper.class);
         if (loaded.offsetTable() != null) {
             offsets.putAll(loaded.offsetTable());
         }

@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,11 +135,11 @@ public final class SubscriptionGroupTable {
             return Optional.empty();
         }
         root.get().path("subscriptionGroupTable").properties().forEach(entry -> groups.put(entry.getKey(),
-                BrokerJson.withDefaults(entry.getValue(), SubscriptionGroupConfig.defaults(entry.getKey()),
+                Json.withDefaults(entry.getValue(), SubscriptionGroupConfig.defaults(entry.getKey()),
                         SubscriptionGroupConfig.class)));
         JsonNode storedVersion = root.get().get("dataVersion");
         LOG.info("loaded {} subscription groups from {}", groups.size(), file.path());
         return Optional.ofNullable(storedVersion == null ? null
-                : BrokerJson.mapper().convertValue(storedVersion, DataVersion.class));
+                : Json.mapper().convertValue(storedVersion, DataVersion.class));
     }
 }

@@ -6,8 +6,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.config.TopicDefaultsConfig;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
-/** The topics a broker creates at start, as a fresh RocketMQ 5.3.3 broker does (protocol notes 9.6). Stateless. */
+/**
+ * The topics a broker creates at start, as a fresh RocketMQ 5.3.3 broker does (docs/protocol.md section 9.6).
+ * Stateless.
+ */
 public final class SystemTopics {
 
     public static final String AUTO_CREATE_TEMPLATE = "TBW102";

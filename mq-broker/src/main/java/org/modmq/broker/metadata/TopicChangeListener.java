@@ -1,5 +1,8 @@
 package org.modmq.broker.metadata;
 
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfig;
+
 /**
  * Told after a topic was created or changed and persisted (the name-server agent sends an
  * incremental registration). Called on the thread that made the change, outside the table's lock;

@@ -13,6 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.config.TopicDefaultsConfig;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -227,13 +233,13 @@ public final class TopicConfigTable {
         }
         JsonNode table = root.get().path("topicConfigTable");
         table.properties().forEach(entry -> {
-            TopicConfig topic = BrokerJson.withDefaults(entry.getValue(), TopicConfig.defaults(entry.getKey()),
+            TopicConfig topic = Json.withDefaults(entry.getValue(), TopicConfig.defaults(entry.getKey()),
                     TopicConfig.class);
             topics.put(topic.topicName(), topic);
         });
         JsonNode storedVersion = root.get().get("dataVersion");
         DataVersion loaded = storedVersion == null ? DataVersion.initial(clock)
-                : BrokerJson.mapper().convertValue(storedVersion, DataVersion.class);
+                : Json.mapper().convertValue(storedVersion, DataVersion.class);
         LOG.info("loaded {} topics from {} at version {}", topics.size(), file.path(), loaded);
         return loaded;
     }

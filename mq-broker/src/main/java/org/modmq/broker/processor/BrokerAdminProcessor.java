@@ -3,14 +3,14 @@ package org.modmq.broker.processor;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.modmq.broker.config.BrokerConfig;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.DataVersion;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 /**
  * Broker-wide reads used by tools and slaves: GET_BROKER_CONFIG (26), GET_ALL_CONSUMER_OFFSET (43),
@@ -36,7 +36,7 @@ public final class BrokerAdminProcessor implements RequestProcessor.Sync {
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
         return switch (request.code()) {
             case RequestCode.GET_BROKER_CONFIG -> Responses.success(request)
-                    .putExtField("version", new String(BrokerJson.encode(configVersion), StandardCharsets.UTF_8))
+                    .putExtField("version", new String(Json.encode(configVersion), StandardCharsets.UTF_8))
                     .withBody(config.toPropertiesText().getBytes(StandardCharsets.UTF_8));
             case RequestCode.GET_ALL_CONSUMER_OFFSET -> Responses.json(request, metadata.consumerOffsets().wrapper());
             case RequestCode.GET_ALL_DELAY_OFFSET -> Responses.json(request, metadata.delayOffsets().wrapper());

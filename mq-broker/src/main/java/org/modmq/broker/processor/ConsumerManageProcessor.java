@@ -83,7 +83,7 @@ public final class ConsumerManageProcessor implements RequestProcessor.Sync {
         }
         boolean zeroAllowed = headers.optionalBoolean("setZeroIfNotFound", true);
         // A new group starts at 0 only while the queue's first message is still hot; otherwise the
-        // client falls back to consumeFromWhere (protocol notes 8.4, trap 7).
+        // client falls back to consumeFromWhere (docs/protocol.md section 8.4; section 15, trap 7).
         if (zeroAllowed && queues.minOffset(topic, queueId) <= 0 && queues.maxOffset(topic, queueId) > 0
                 && queues.isInMemory(topic, queueId, 0)) {
             return Responses.success(request).putExtField("offset", 0L);

@@ -10,13 +10,13 @@ import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ConsumerGroupView;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.client.SubscriptionData;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.JsonBodyException;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -71,7 +71,7 @@ public final class GroupAdminProcessor implements RequestProcessor.Sync {
     private RemotingCommand updateGroup(RemotingCommand request) {
         SubscriptionGroupConfig config;
         try {
-            config = BrokerJson.decodeWithDefaults(request.body(), SubscriptionGroupConfig.defaults("?"),
+            config = Json.decodeWithDefaults(request.body(), SubscriptionGroupConfig.defaults("?"),
                     SubscriptionGroupConfig.class);
         } catch (JsonBodyException e) {
             return Responses.error(request, ResponseCode.INVALID_PARAMETER, e.getMessage());

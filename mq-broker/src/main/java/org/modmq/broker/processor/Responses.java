@@ -1,6 +1,6 @@
 package org.modmq.broker.processor;
 
-import org.modmq.broker.metadata.BrokerJson;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
@@ -16,7 +16,7 @@ final class Responses {
     }
 
     static RemotingCommand json(RemotingCommand request, Object body) {
-        return success(request).withBody(BrokerJson.encode(body));
+        return success(request).withBody(Json.encode(body));
     }
 
     static RemotingCommand error(RemotingCommand request, int code, String remark) {

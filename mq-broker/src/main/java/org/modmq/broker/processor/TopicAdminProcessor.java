@@ -7,7 +7,6 @@ import java.util.Optional;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.SystemTopics;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.runtime.StoreBinding;
 import org.modmq.remoting.netty.RemotingChannel;
@@ -16,6 +15,7 @@ import org.modmq.remoting.protocol.HeaderFields;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * Topic administration: UPDATE_AND_CREATE_TOPIC (17), DELETE_TOPIC_IN_BROKER (215),

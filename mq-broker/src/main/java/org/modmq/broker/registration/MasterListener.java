@@ -1,8 +1,8 @@
 package org.modmq.broker.registration;
 
 /**
- * Told when a slave learns a new master from a name server's REGISTER_BROKER answer (protocol notes
- * 3.2 step 9). Called on a remoting client thread; must not block.
+ * Told when a slave learns a new master from a name server's REGISTER_BROKER answer (docs/protocol.md
+ * section 3.2, step 9). Called on a remoting client thread; must not block.
  */
 @FunctionalInterface
 public interface MasterListener {

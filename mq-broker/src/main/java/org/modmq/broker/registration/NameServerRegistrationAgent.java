@@ -13,17 +13,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.modmq.broker.config.NameServerConfig;
-import org.modmq.broker.metadata.BrokerJson;
-import org.modmq.broker.metadata.DataVersion;
-import org.modmq.broker.metadata.Perm;
 import org.modmq.broker.metadata.TopicChangeListener;
-import org.modmq.broker.metadata.TopicConfig;
-import org.modmq.broker.metadata.TopicConfigSerializeWrapper;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.remoting.netty.RemotingClient;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.RegisterBrokerBody;
+import org.modmq.remoting.protocol.body.TopicConfig;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -247,7 +248,7 @@ public final class NameServerRegistrationAgent implements TopicChangeListener, A
 
     private CompletableFuture<Map<String, Integer>> send(TopicConfigSerializeWrapper table) {
         RegistrationTarget target = this.target;
-        byte[] body = BrokerJson.encode(new RegisterBrokerBody(List.of(),
+        byte[] body = Json.encode(new RegisterBrokerBody(List.of(),
                 restrictedByBrokerPerm(table, effectivePermission(target))));
         Map<String, CompletableFuture<Integer>> answers = new LinkedHashMap<>();
         for (String address : nameServers.addresses()) {

@@ -13,7 +13,7 @@ import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerConfigParser;
-import org.modmq.broker.metadata.DataVersion;
+import org.modmq.remoting.protocol.body.DataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

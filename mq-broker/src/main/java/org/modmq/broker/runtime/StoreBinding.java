@@ -33,7 +33,7 @@ public interface StoreBinding extends AutoCloseable {
     void deleteTopicQueues(String topic);
 
     /**
-     * A slave learned its master from a name server's REGISTER_BROKER answer (protocol notes 3.2, 12.1).
+     * A slave learned its master from a name server's REGISTER_BROKER answer (docs/protocol.md sections 3.2 and 12.1).
      * Called on a remoting client thread whenever the answer names another master; must not block. The
      * default ignores it (no replication).
      *

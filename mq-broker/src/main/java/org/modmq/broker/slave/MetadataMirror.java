@@ -6,14 +6,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.DataVersion;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
-import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
- * Applies the master's metadata snapshots (protocol notes 12.6) to the slave's own tables, which
+ * Applies the master's metadata snapshots (docs/protocol.md section 12.6) to the slave's own tables, which
  * persist themselves: the topic table and the subscription groups are made equal to the master's
  * when its DataVersion differs from the one last applied; consumer offsets are overwritten per
  * {@code topic@group} and queue (local-only entries stay); delay offsets are overwritten per level.
@@ -41,7 +41,7 @@ final class MetadataMirror {
         int changes = 0;
         Set<String> present = new HashSet<>();
         for (Map.Entry<String, JsonNode> entry : wrapper.path("topicConfigTable").properties()) {
-            TopicConfig topic = BrokerJson.withDefaults(entry.getValue(), TopicConfig.defaults(entry.getKey()),
+            TopicConfig topic = Json.withDefaults(entry.getValue(), TopicConfig.defaults(entry.getKey()),
                     TopicConfig.class);
             present.add(topic.topicName());
             changes += local.topics().upsert(topic) ? 1 : 0;
@@ -67,7 +67,7 @@ final class MetadataMirror {
         int changes = 0;
         Set<String> present = new HashSet<>();
         for (Map.Entry<String, JsonNode> entry : wrapper.path("subscriptionGroupTable").properties()) {
-            SubscriptionGroupConfig group = BrokerJson.withDefaults(entry.getValue(),
+            SubscriptionGroupConfig group = Json.withDefaults(entry.getValue(),
                     SubscriptionGroupConfig.defaults(entry.getKey()), SubscriptionGroupConfig.class);
             present.add(group.groupName());
             if (!local.subscriptionGroups().get(group.groupName()).map(group::equals).orElse(false)) {
@@ -130,6 +130,6 @@ final class MetadataMirror {
 
     private static DataVersion version(JsonNode wrapper) {
         JsonNode node = wrapper.get("dataVersion");
-        return node == null || node.isNull() ? null : BrokerJson.mapper().convertValue(node, DataVersion.class);
+        return node == null || node.isNull() ? null : Json.mapper().convertValue(node, DataVersion.class);
     }
 }

@@ -3,8 +3,8 @@ package org.modmq.broker.slave;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
-import org.modmq.broker.metadata.Perm;
-import org.modmq.broker.metadata.TopicConfig;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * What a slave serves for a topic its replicated log holds but its topic table does not yet: the

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * On a slave, copies the master's metadata over the master's main port (protocol notes 12.6):
+ * On a slave, copies the master's metadata over the master's main port (docs/protocol.md section 12.6):
  * GET_ALL_TOPIC_CONFIG (21), GET_ALL_CONSUMER_OFFSET (43), GET_ALL_DELAY_OFFSET (45) and
  * GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201), applied to the slave's own tables by a
  * {@link MetadataMirror} (the tables persist themselves and the slave's processors serve them).

@@ -17,7 +17,7 @@ import org.modmq.store.MessageStore;
 /** {@link TimerAccess} over the broker's {@link MessageStore}. Stateless apart from the store; thread-safe. */
 final class StoreTimerAccess implements TimerAccess {
 
-    /** PHYSICALOFFSET in the stored record (protocol notes 5.1). */
+    /** PHYSICALOFFSET in the stored record (docs/store-format.md section 2). */
     private static final int PHYSICAL_OFFSET_AT = 28;
     private static final int MAX_BYTES = 4 << 20;
 

@@ -2,7 +2,10 @@ package org.modmq.broker.timer;
 
 import java.util.Map;
 
-/** The message properties of timer messages, with RocketMQ's names (protocol notes 5.2). Stateless. */
+/**
+ * The message properties of timer messages, with RocketMQ's names (docs/protocol.md sections 5.4 and 9.5).
+ * Stateless.
+ */
 public final class TimerProperties {
 
     /** The system topic every accepted timer message is stored into first, queue 0. */

@@ -19,7 +19,7 @@ import org.modmq.broker.admin.AdminBodies.TopicOffset;
 import org.modmq.broker.admin.AdminBodies.TopicStatsTable;
 import org.modmq.remoting.protocol.Json;
 
-/** The bodies against the shapes of protocol notes 4.2, with MessageQueue keys in fastjson's object form. */
+/** The bodies against the shapes of docs/protocol.md section 4.2, with MessageQueue keys in fastjson's object form. */
 class AdminBodiesJsonTest {
 
     private static final String MQ_KEY = "{\"brokerName\":\"broker-a\",\"queueId\":0,\"topic\":\"TopicTest\"}";

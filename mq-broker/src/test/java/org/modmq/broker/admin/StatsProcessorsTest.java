@@ -24,7 +24,6 @@ import org.modmq.broker.client.HeartbeatData;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.runtime.BrokerRuntime;
 import org.modmq.broker.testing.FakeChannel;
 import org.modmq.broker.testing.Samples;
@@ -34,6 +33,7 @@ import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 import org.modmq.testkit.ManualClock;
 
 /** Processor-level tests over real metadata tables and a fake store. */

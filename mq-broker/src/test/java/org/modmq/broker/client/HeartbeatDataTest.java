@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.modmq.broker.metadata.JsonBodyException;
 import org.modmq.broker.testing.Samples;
+import org.modmq.remoting.protocol.JsonBodyException;
 
 class HeartbeatDataTest {
 

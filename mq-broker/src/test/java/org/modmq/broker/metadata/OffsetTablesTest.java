@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.remoting.protocol.Json;
 
 class OffsetTablesTest {
 
@@ -33,7 +34,7 @@ class OffsetTablesTest {
         assertThat(table.topicsOf("cg")).containsExactly("TopicB", "TopicTest");
         table.persist();
 
-        JsonNode file = BrokerJson.mapper().readTree(dir.resolve("consumerOffset.json").toFile());
+        JsonNode file = Json.mapper().readTree(dir.resolve("consumerOffset.json").toFile());
         assertThat(file.path("offsetTable").path("TopicTest@cg").toString()).isEqualTo("{\"0\":5,\"1\":7}");
         assertThat(file.path("dataVersion").path("counter").asLong()).isEqualTo(1);
 
@@ -74,7 +75,7 @@ class OffsetTablesTest {
         table.update(3, 1);
         table.update(18, 40);
         table.persist();
-        JsonNode file = BrokerJson.mapper().readTree(dir.resolve("delayOffset.json").toFile());
+        JsonNode file = Json.mapper().readTree(dir.resolve("delayOffset.json").toFile());
         assertThat(file.path("offsetTable").toString()).isEqualTo("{\"3\":1,\"18\":40}");
         DelayOffsetTable reloaded = new DelayOffsetTable(dir, clock);
         assertThat(reloaded.get(3)).hasValue(1);

@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 class SubscriptionGroupTableTest {
 
@@ -25,7 +27,7 @@ class SubscriptionGroupTableTest {
         SubscriptionGroupConfig created = table.findOrCreate("cg").orElseThrow();
         assertThat(created).isEqualTo(SubscriptionGroupConfig.defaults("cg"));
 
-        JsonNode file = BrokerJson.mapper().readTree(dir.resolve("subscriptionGroup.json").toFile());
+        JsonNode file = Json.mapper().readTree(dir.resolve("subscriptionGroup.json").toFile());
         assertThat(file.path("subscriptionGroupTable").path("cg").toString()).isEqualTo("{\"attributes\":{},"
                 + "\"brokerId\":0,\"consumeBroadcastEnable\":true,\"consumeEnable\":true,\"consumeFromMinEnable\":true,"
                 + "\"consumeMessageOrderly\":false,\"consumeTimeoutMinute\":15,\"groupName\":\"cg\","
@@ -65,7 +67,7 @@ class SubscriptionGroupTableTest {
 
     @Test
     void fillsPropertiesMissingFromAPartialConfigWithDefaults() {
-        SubscriptionGroupConfig parsed = BrokerJson.decodeWithDefaults(
+        SubscriptionGroupConfig parsed = Json.decodeWithDefaults(
                 "{\"groupName\":\"g2\",\"retryMaxTimes\":3,\"unknown\":1}".getBytes(StandardCharsets.UTF_8),
                 SubscriptionGroupConfig.defaults("?"), SubscriptionGroupConfig.class);
         assertThat(parsed.groupName()).isEqualTo("g2");

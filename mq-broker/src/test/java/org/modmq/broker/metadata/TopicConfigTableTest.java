@@ -17,6 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.broker.config.BrokerIdentityConfig;
 import org.modmq.broker.config.TopicDefaultsConfig;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 class TopicConfigTableTest {
 
@@ -59,7 +63,7 @@ class TopicConfigTableTest {
         assertThat(table.upsert(new TopicConfig("TopicA", 4, 2, 6, "SINGLE_TAG", 0, true, null))).isFalse();
         assertThat(table.dataVersion().counter()).isEqualTo(before.counter() + 1);
 
-        JsonNode file = BrokerJson.mapper().readTree(dir.resolve("topics.json").toFile());
+        JsonNode file = Json.mapper().readTree(dir.resolve("topics.json").toFile());
         assertThat(file.path("topicConfigTable").path("TopicA").toString()).isEqualTo(
                 "{\"attributes\":{},\"order\":true,\"perm\":6,\"readQueueNums\":4,\"topicFilterType\":\"SINGLE_TAG\","
                         + "\"topicName\":\"TopicA\",\"topicSysFlag\":0,\"writeQueueNums\":2}");

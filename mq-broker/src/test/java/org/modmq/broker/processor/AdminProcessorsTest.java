@@ -14,15 +14,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.DataVersion;
 import org.modmq.broker.runtime.MetadataOnlyStoreBinding;
 import org.modmq.broker.testing.FakeChannel;
 import org.modmq.broker.testing.TestConfigs;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 class AdminProcessorsTest {
 
@@ -65,11 +65,11 @@ class AdminProcessorsTest {
 
         RemotingCommand one = topics.process(channel, RemotingCommand.request(RequestCode.GET_TOPIC_CONFIG)
                 .putExtField("topic", "TopicTest"));
-        assertThat(BrokerJson.mapper().readTree(one.body()).path("writeQueueNums").asInt()).isEqualTo(4);
+        assertThat(Json.mapper().readTree(one.body()).path("writeQueueNums").asInt()).isEqualTo(4);
         assertThat(topics.process(channel, RemotingCommand.request(RequestCode.GET_TOPIC_CONFIG)
                 .putExtField("topic", "Missing")).code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
 
-        JsonNode all = BrokerJson.mapper().readTree(topics.process(channel,
+        JsonNode all = Json.mapper().readTree(topics.process(channel,
                 RemotingCommand.request(RequestCode.GET_ALL_TOPIC_CONFIG)).body());
         assertThat(all.has("dataVersion")).isTrue();
         assertThat(all.has("mappingDataVersion")).isTrue();
@@ -95,7 +95,7 @@ class AdminProcessorsTest {
         assertThat(metadata.subscriptionGroups().get("pushg")).isPresent();
         assertThat(metadata.topics().get("%RETRY%pushg").orElseThrow().writeQueueNums()).isEqualTo(1);
 
-        JsonNode consumerConnection = BrokerJson.mapper().readTree(groups.process(channel,
+        JsonNode consumerConnection = Json.mapper().readTree(groups.process(channel,
                 RemotingCommand.request(RequestCode.GET_CONSUMER_CONNECTION_LIST).putExtField("consumerGroup", "pushg"))
                 .body());
         assertThat(consumerConnection.path("connectionSet").get(0).path("clientId").asText())
@@ -120,11 +120,11 @@ class AdminProcessorsTest {
         RemotingCommand create = RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP)
                 .withBody("{\"groupName\":\"cg\",\"consumeMessageOrderly\":true}".getBytes(StandardCharsets.UTF_8));
         assertThat(groups.process(channel, create).code()).isEqualTo(ResponseCode.SUCCESS);
-        JsonNode one = BrokerJson.mapper().readTree(groups.process(channel,
+        JsonNode one = Json.mapper().readTree(groups.process(channel,
                 RemotingCommand.request(RequestCode.GET_SUBSCRIPTIONGROUP_CONFIG).putExtField("group", "cg")).body());
         assertThat(one.path("consumeMessageOrderly").asBoolean()).isTrue();
         assertThat(one.path("consumeEnable").asBoolean()).isTrue();
-        JsonNode all = BrokerJson.mapper().readTree(groups.process(channel,
+        JsonNode all = Json.mapper().readTree(groups.process(channel,
                 RemotingCommand.request(RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)).body());
         assertThat(all.path("subscriptionGroupTable").has("cg")).isTrue();
         assertThat(groups.process(channel, RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP)
@@ -132,10 +132,10 @@ class AdminProcessorsTest {
 
         metadata.consumerOffsets().commit("cg", "T", 0, 5);
         BrokerAdminProcessor admin = new BrokerAdminProcessor(config, metadata, DataVersion.initial(Clock.systemUTC()));
-        JsonNode offsets = BrokerJson.mapper().readTree(admin.process(channel,
+        JsonNode offsets = Json.mapper().readTree(admin.process(channel,
                 RemotingCommand.request(RequestCode.GET_ALL_CONSUMER_OFFSET)).body());
         assertThat(offsets.path("offsetTable").path("T@cg").path("0").asLong()).isEqualTo(5);
-        assertThat(BrokerJson.mapper().readTree(admin.process(channel,
+        assertThat(Json.mapper().readTree(admin.process(channel,
                 RemotingCommand.request(RequestCode.GET_ALL_DELAY_OFFSET)).body()).has("offsetTable")).isTrue();
         RemotingCommand brokerConfig = admin.process(channel, RemotingCommand.request(RequestCode.GET_BROKER_CONFIG));
         Properties properties = new Properties();

@@ -13,11 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.client.ConsumerData;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.config.BrokerConfig;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.runtime.QueueOffsets;
 import org.modmq.broker.testing.FakeChannel;
 import org.modmq.broker.testing.TestConfigs;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -64,7 +64,7 @@ class ConsumerManageProcessorTest {
         metadata = BrokerMetadata.open(config, Clock.systemUTC());
         consumers = new ConsumerGroupRegistry(Clock.systemUTC(), g -> { });
         processor = new ConsumerManageProcessor(metadata, consumers, queues);
-        metadata.topics().upsert(org.modmq.broker.metadata.TopicConfig.of("TopicTest", 4, 6));
+        metadata.topics().upsert(org.modmq.remoting.protocol.body.TopicConfig.of("TopicTest", 4, 6));
         metadata.subscriptionGroups().findOrCreate("cg");
     }
 
@@ -148,7 +148,7 @@ class ConsumerManageProcessorTest {
         assertThat(answer.code()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8))
                 .isEqualTo("{\"consumerIdList\":[\"10.0.0.4@1\",\"10.0.0.5@1\"]}");
-        assertThat(BrokerJson.decode(answer.body(), ConsumerManageProcessor.ConsumerIdList.class).consumerIdList())
+        assertThat(Json.decode(answer.body(), ConsumerManageProcessor.ConsumerIdList.class).consumerIdList())
                 .hasSize(2);
     }
 }

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ConsumerIdsChangedNotifier;
 import org.modmq.broker.client.ProducerRegistry;
-import org.modmq.broker.metadata.BrokerJson;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.runtime.MetadataOnlyStoreBinding;
 import org.modmq.broker.testing.Await;
@@ -29,6 +28,7 @@ import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -101,7 +101,7 @@ class NotifyConsumerIdsChangedTest {
 
             RemotingCommand list = one.invoke(address, RemotingCommand.request(RequestCode.GET_CONSUMER_LIST_BY_GROUP)
                     .putExtField("consumerGroup", "cg"), WAIT).get();
-            assertThat(BrokerJson.decode(list.body(), ConsumerManageProcessor.ConsumerIdList.class).consumerIdList())
+            assertThat(Json.decode(list.body(), ConsumerManageProcessor.ConsumerIdList.class).consumerIdList())
                     .containsExactly("10.0.0.1@one", "10.0.0.2@two");
 
             two.close();

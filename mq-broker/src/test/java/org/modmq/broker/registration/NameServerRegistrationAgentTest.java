@@ -20,8 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.config.BrokerConfig;
-import org.modmq.broker.metadata.BrokerJson;
-import org.modmq.broker.metadata.TopicConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.testing.Await;
 import org.modmq.broker.testing.TestConfigs;
@@ -30,9 +28,11 @@ import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RemotingServerConfig;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /** Registration against a recording name-server stand-in: header fields, body shape and CRC. */
 @Tag("integration")
@@ -89,7 +89,7 @@ class NameServerRegistrationAgentTest {
                 crc.update(register.body());
                 assertThat(register.extField("bodyCrc32")).isEqualTo(Long.toString(crc.getValue() & 0x7FFFFFFFL));
 
-                JsonNode body = BrokerJson.mapper().readTree(register.body());
+                JsonNode body = Json.mapper().readTree(register.body());
                 assertThat(body.path("filterServerList").isArray()).isTrue();
                 JsonNode wrapper = body.path("topicConfigSerializeWrapper");
                 assertThat(wrapper.path("dataVersion").has("counter")).isTrue();
@@ -99,7 +99,7 @@ class NameServerRegistrationAgentTest {
 
                 topics.upsert(TopicConfig.of("NewTopic", 4, 6));
                 Await.until("incremental registration", WAIT, () -> received.size() == 2);
-                JsonNode increment = BrokerJson.mapper().readTree(received.get(1).body())
+                JsonNode increment = Json.mapper().readTree(received.get(1).body())
                         .path("topicConfigSerializeWrapper");
                 assertThat(increment.path("topicConfigTable").size()).isEqualTo(1);
                 assertThat(increment.path("topicConfigTable").has("NewTopic")).isTrue();
@@ -137,7 +137,7 @@ class NameServerRegistrationAgentTest {
                     topics, client, scheduler)) {
                 agent.start();
                 Await.until("a second registration carrying the early topic", WAIT, () -> received.size() >= 2);
-                JsonNode second = BrokerJson.mapper().readTree(received.get(1).body())
+                JsonNode second = Json.mapper().readTree(received.get(1).body())
                         .path("topicConfigSerializeWrapper").path("topicConfigTable");
                 assertThat(second.has("EarlyTopic")).isTrue();
             }
@@ -159,7 +159,7 @@ class NameServerRegistrationAgentTest {
                 assertThat(codes).containsValue(ResponseCode.SUCCESS);
                 assertThat(agent.masterAddr()).contains("127.0.0.1:10911");
                 assertThat(agent.masterHaAddr()).contains("127.0.0.1:10912");
-                JsonNode table = BrokerJson.mapper().readTree(received.get(0).body())
+                JsonNode table = Json.mapper().readTree(received.get(0).body())
                         .path("topicConfigSerializeWrapper").path("topicConfigTable");
                 assertThat(table.path("TBW102").path("perm").asInt()).isEqualTo(4);
             }

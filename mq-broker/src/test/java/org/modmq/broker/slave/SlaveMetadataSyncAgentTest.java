@@ -19,7 +19,6 @@ import org.modmq.broker.BrokerServer;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.NameServerConfig;
 import org.modmq.broker.metadata.BrokerMetadata;
-import org.modmq.broker.metadata.DataVersion;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.processor.BrokerAdminProcessor;
 import org.modmq.broker.processor.GroupAdminProcessor;
@@ -41,6 +40,7 @@ import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
+import org.modmq.remoting.protocol.body.DataVersion;
 
 @Tag("integration")
 @Timeout(60)

@@ -1,9 +1,9 @@
 package org.modmq.broker.testing;
 
-/** Wire samples from the protocol notes. */
+/** Wire samples recorded from stock clients (their shapes: docs/protocol.md section 4.2). */
 public final class Samples {
 
-    /** Observed from a stock 5.3.3 push consumer (protocol notes 4.2). */
+    /** Observed from a stock 5.3.3 push consumer (docs/protocol.md section 4.2). */
     public static final String PUSH_CONSUMER_HEARTBEAT = "{\"clientID\":\"127.0.0.1@pushinst\",\"consumerDataSet\":[{"
             + "\"consumeFromWhere\":\"CONSUME_FROM_FIRST_OFFSET\",\"consumeType\":\"CONSUME_PASSIVELY\","
             + "\"groupName\":\"pushg\",\"messageModel\":\"CLUSTERING\",\"subscriptionDataSet\":[{"

@@ -1,5 +1,7 @@
 package org.modmq.namesrv.body;
 
+import org.modmq.remoting.protocol.body.Perm;
+
 /**
  * The queues one broker set holds for a topic.
  *

@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.modmq.namesrv.body.KvConfigSnapshot;
-import org.modmq.namesrv.body.NamesrvJson;
+import org.modmq.remoting.protocol.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,13 +32,13 @@ public final class KvConfigStore {
     /**
      * @param file where to persist, or null to keep the table in memory only
      * @throws UncheckedIOException if the file exists but cannot be read
-     * @throws org.modmq.namesrv.body.BodyFormatException if the file is not valid JSON
+     * @throws org.modmq.remoting.protocol.JsonBodyException if the file is not valid JSON
      */
     public KvConfigStore(Path file) {
         this.file = file;
         if (file != null && Files.exists(file)) {
             try {
-                KvConfigSnapshot snapshot = NamesrvJson.decode(Files.readAllBytes(file), KvConfigSnapshot.class);
+                KvConfigSnapshot snapshot = Json.decode(Files.readAllBytes(file), KvConfigSnapshot.class);
                 if (snapshot.configTable() != null) {
                     snapshot.configTable().forEach((ns, kv) -> table.put(ns, new TreeMap<>(kv)));
                 }
@@ -118,7 +118,7 @@ public final class KvConfigStore {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            Files.write(tmp, NamesrvJson.encode(new KvConfigSnapshot(table)));
+            Files.write(tmp, Json.encode(new KvConfigSnapshot(table)));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }

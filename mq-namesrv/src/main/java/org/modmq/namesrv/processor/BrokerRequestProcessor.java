@@ -7,11 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.zip.CRC32;
 import org.modmq.namesrv.body.BrokerMemberGroupResponse;
-import org.modmq.namesrv.body.DataVersion;
 import org.modmq.namesrv.body.KVTable;
-import org.modmq.namesrv.body.NamesrvJson;
-import org.modmq.namesrv.body.RegisterBrokerBody;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
 import org.modmq.namesrv.kv.KvConfigStore;
 import org.modmq.namesrv.route.BrokerRegistration;
 import org.modmq.namesrv.route.DataVersionCheck;
@@ -21,10 +17,14 @@ import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.HeaderFields;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.RegisterBrokerBody;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,7 +134,7 @@ public final class BrokerRequestProcessor {
         RemotingCommand response = Replies.success(request);
         response.putExtField("masterAddr", outcome.masterAddr());
         response.putExtField("haServerAddr", outcome.haServerAddr());
-        kv.namespace(ORDER_TOPIC_CONFIG).ifPresent(table -> response.withBody(NamesrvJson.encode(new KVTable(table))));
+        kv.namespace(ORDER_TOPIC_CONFIG).ifPresent(table -> response.withBody(Json.encode(new KVTable(table))));
         return response;
     }
 
@@ -206,7 +206,7 @@ public final class BrokerRequestProcessor {
         RemotingCommand response = Replies.success(request);
         response.putExtField("changed", check.changed());
         if (check.stored() != null) {
-            response.withBody(NamesrvJson.encode(check.stored()));
+            response.withBody(Json.encode(check.stored()));
         }
         return response;
     }
@@ -216,6 +216,6 @@ public final class BrokerRequestProcessor {
         String clusterName = headers.requireString("clusterName");
         String brokerName = headers.requireString("brokerName");
         return Replies.success(request,
-                NamesrvJson.encode(new BrokerMemberGroupResponse(routes.memberGroup(clusterName, brokerName))));
+                Json.encode(new BrokerMemberGroupResponse(routes.memberGroup(clusterName, brokerName))));
     }
 }

@@ -4,12 +4,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import org.modmq.namesrv.body.KVTable;
-import org.modmq.namesrv.body.NamesrvJson;
 import org.modmq.namesrv.kv.KvConfigStore;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.HeaderFields;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -70,7 +70,7 @@ public final class KvConfigProcessor {
             }
             case RequestCode.GET_KVLIST_BY_NAMESPACE -> {
                 return kv.namespace(namespace)
-                        .map(table -> Replies.success(request, NamesrvJson.encode(new KVTable(table))))
+                        .map(table -> Replies.success(request, Json.encode(new KVTable(table))))
                         .orElseGet(() -> Replies.error(request, ResponseCode.QUERY_NOT_FOUND,
                                 "No config item, Namespace: " + namespace));
             }

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.modmq.namesrv.body.RegisterBrokerBody;
-import org.modmq.namesrv.body.TopicConfig;
+import org.modmq.remoting.protocol.body.RegisterBrokerBody;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
 /**
  * The bounds of {@link RequestLimits} on one REGISTER_BROKER: its header names and addresses, and

@@ -1,7 +1,7 @@
 package org.modmq.namesrv.processor;
 
-import org.modmq.namesrv.body.BodyFormatException;
-import org.modmq.namesrv.body.NamesrvJson;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.remoting.protocol.ResponseCodeException;
@@ -31,8 +31,8 @@ final class Replies {
      */
     static <T> T decodeBody(byte[] body, Class<T> type) {
         try {
-            return NamesrvJson.decode(body, type);
-        } catch (BodyFormatException e) {
+            return Json.decode(body, type);
+        } catch (JsonBodyException e) {
             throw new ResponseCodeException(ResponseCode.SYSTEM_ERROR, e.getMessage());
         }
     }

@@ -3,7 +3,6 @@ package org.modmq.namesrv.processor;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import org.modmq.namesrv.body.NamesrvJson;
 import org.modmq.namesrv.body.TopicRouteData;
 import org.modmq.namesrv.kv.KvConfigStore;
 import org.modmq.namesrv.route.RouteTable;
@@ -11,6 +10,7 @@ import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.HeaderFields;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -45,7 +45,7 @@ public final class RouteRequestProcessor {
     /** Answers one request of this processor's codes. */
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
         if (request.code() == RequestCode.GET_BROKER_CLUSTER_INFO) {
-            return Replies.success(request, NamesrvJson.encode(routes.clusterInfo()));
+            return Replies.success(request, Json.encode(routes.clusterInfo()));
         }
         if (request.code() != RequestCode.GET_ROUTEINFO_BY_TOPIC) {
             return Replies.error(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
@@ -65,7 +65,7 @@ public final class RouteRequestProcessor {
                     kv.get(BrokerRequestProcessor.ORDER_TOPIC_CONFIG, topic).orElse(null));
         }
         byte[] body = request.version() >= VERSION_4_9_4 || standardJsonOnly
-                ? NamesrvJson.encode(route) : NamesrvJson.encodeWithBareNumericKeys(route);
+                ? Json.encode(route) : Json.encodeWithBareNumericKeys(route);
         return Replies.success(request, body);
     }
 }

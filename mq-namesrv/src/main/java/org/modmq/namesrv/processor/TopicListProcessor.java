@@ -2,12 +2,12 @@ package org.modmq.namesrv.processor;
 
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import org.modmq.namesrv.body.NamesrvJson;
 import org.modmq.namesrv.body.TopicList;
 import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
 import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
@@ -65,7 +65,7 @@ public final class TopicListProcessor {
     }
 
     private static RemotingCommand reply(RemotingCommand request, TopicList list) {
-        return Replies.success(request, NamesrvJson.encode(list));
+        return Replies.success(request, Json.encode(list));
     }
 
     private static RemotingCommand disabled(RemotingCommand request) {

@@ -5,16 +5,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.Perm;
 import org.modmq.namesrv.body.QueueData;
-import org.modmq.namesrv.body.TopicConfig;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.Perm;
+import org.modmq.remoting.protocol.body.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies one {@code REGISTER_BROKER} to the route state, in the order of section 3.2 of the
- * protocol notes. Stateless apart from its settings; the caller holds the write lock.
+ * Applies one {@code REGISTER_BROKER} to the route state, in the order of the steps of
+ * docs/protocol.md section 3.2. Stateless apart from its settings; the caller holds the write lock.
  */
 final class BrokerRegistrar {
 

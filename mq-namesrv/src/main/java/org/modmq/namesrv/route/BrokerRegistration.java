@@ -2,7 +2,7 @@ package org.modmq.namesrv.route;
 
 import java.util.List;
 import java.util.Objects;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 
 /**
  * One {@code REGISTER_BROKER} request, decoded.

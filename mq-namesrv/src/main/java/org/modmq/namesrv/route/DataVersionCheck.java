@@ -1,6 +1,7 @@
 package org.modmq.namesrv.route;
 
-import org.modmq.namesrv.body.DataVersion;
+import org.modmq.remoting.protocol.body.DataVersion;
+
 
 /**
  * Answer to {@code QUERY_DATA_VERSION}.

@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.modmq.namesrv.body.Perm;
 import org.modmq.namesrv.body.QueueData;
+import org.modmq.remoting.protocol.body.Perm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The name server's tables (section 3.1 of the protocol notes) and the removal rules. Not
+ * The name server's tables (docs/protocol.md section 3.1) and the removal rules. Not
  * thread-safe: {@link RouteTable} guards every access with its lock.
  */
 final class RouteState {

@@ -17,11 +17,11 @@ import java.util.function.IntUnaryOperator;
 import org.modmq.namesrv.body.BrokerData;
 import org.modmq.namesrv.body.BrokerMemberGroup;
 import org.modmq.namesrv.body.ClusterInfo;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.Perm;
 import org.modmq.namesrv.body.QueueData;
 import org.modmq.namesrv.body.TopicList;
 import org.modmq.namesrv.body.TopicRouteData;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.Perm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +52,7 @@ public final class RouteTable {
         this.registrar = new BrokerRegistrar(defaultBrokerTimeoutMillis, deleteTopicWithBrokerRegistration);
     }
 
-    /** Applies a broker registration (section 3.2, steps 2–9). */
+    /** Applies a broker registration (docs/protocol.md section 3.2, steps 2–9). */
     public RegisterOutcome register(BrokerRegistration registration) {
         Objects.requireNonNull(registration, "registration");
         lock.writeLock().lock();

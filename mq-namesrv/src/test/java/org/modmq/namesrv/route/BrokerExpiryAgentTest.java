@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.modmq.testkit.ManualClock;
 
 class BrokerExpiryAgentTest {

@@ -9,8 +9,8 @@ import static org.modmq.namesrv.route.RouteFixtures.topic;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.modmq.testkit.ManualClock;
 
 /**

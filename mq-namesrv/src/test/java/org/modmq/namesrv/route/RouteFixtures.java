@@ -3,9 +3,9 @@ package org.modmq.namesrv.route;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.modmq.namesrv.body.DataVersion;
-import org.modmq.namesrv.body.TopicConfig;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfig;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 
 /** Builders for registrations in route tests. */
 final class RouteFixtures {
@@ -18,7 +18,7 @@ final class RouteFixtures {
     }
 
     static TopicConfig topic(String name, int queues, int perm) {
-        return new TopicConfig(Map.of(), false, perm, queues, "SINGLE_TAG", name, 0, queues);
+        return new TopicConfig(name, queues, queues, perm, "SINGLE_TAG", 0, false, Map.of());
     }
 
     static TopicConfigSerializeWrapper table(long counter, TopicConfig... topics) {

@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.modmq.namesrv.body.BrokerData;
-import org.modmq.namesrv.body.DataVersion;
 import org.modmq.namesrv.body.QueueData;
-import org.modmq.namesrv.body.TopicConfigSerializeWrapper;
 import org.modmq.namesrv.body.TopicRouteData;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.TopicConfigSerializeWrapper;
 import org.modmq.testkit.ManualClock;
 
 class RouteTableTest {

@@ -14,7 +14,7 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.SerializeType;
 
 /**
- * The JSON header (section 1.3): one UTF-8 object with keys {@code code, extFields, flag, language,
+ * The JSON header (docs/protocol.md section 1.3): one UTF-8 object with keys {@code code, extFields, flag, language,
  * opaque, remark, serializeTypeCurrentRPC, version}, written in that (alphabetical) order; null
  * remark and empty extFields are omitted, as the stock client does.
  *

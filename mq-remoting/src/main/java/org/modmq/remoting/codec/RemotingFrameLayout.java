@@ -1,7 +1,7 @@
 package org.modmq.remoting.codec;
 
 /**
- * The remoting frame (section 1.1). All integers big-endian.
+ * The remoting frame (docs/protocol.md section 1.1). All integers big-endian.
  *
  * <pre>
  *  0               4               8                   8+H              4+L

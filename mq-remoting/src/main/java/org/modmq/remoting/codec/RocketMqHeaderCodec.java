@@ -8,7 +8,7 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.SerializeType;
 
 /**
- * The ROCKETMQ binary header (section 1.4). Big-endian.
+ * The ROCKETMQ binary header (docs/protocol.md section 1.4). Big-endian.
  *
  * <pre>
  *  code int16 | language int8 | version int16 | opaque int32 | flag int32

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes received requests to processors on their executors and writes the answers, including the
- * generic error answers (section 1.9). {@link #dispatch} runs on an I/O thread and never blocks it.
+ * generic error answers (docs/protocol.md section 1.9). {@link #dispatch} runs on an I/O thread and never blocks it.
  * Counts requests in flight so that a server can drain them on close. Thread-safe.
  */
 final class CommandDispatcher {

@@ -7,7 +7,7 @@ import java.util.Objects;
  * Typed, validated read access to a command's header fields ({@code extFields}). A missing
  * required field or a value that does not parse throws {@link HeaderFieldException} whose remark
  * names the field; the remoting server answers it with that code and remark. Unknown fields are
- * ignored (section 15, trap 22). Numbers are decimal; booleans {@code true}/{@code false}
+ * ignored (docs/protocol.md section 15, trap 22). Numbers are decimal; booleans {@code true}/{@code false}
  * (any case). A field present with an empty value counts as absent, as the ROCKETMQ header cannot
  * tell them apart.
  *

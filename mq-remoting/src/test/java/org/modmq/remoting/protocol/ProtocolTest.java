@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class ProtocolTest {
@@ -108,5 +109,29 @@ class ProtocolTest {
                         e -> assertThat(e.responseCode()).isEqualTo(ResponseCode.SYSTEM_ERROR))
                 .hasMessageContaining("not a valid QueueData");
         assertThatThrownBy(() -> Json.decode(new byte[0], QueueData.class)).hasMessage("the request body is missing");
+    }
+
+    @Test
+    void jsonRefusesTheNullLiteral() {
+        assertThatThrownBy(() -> Json.decode("null", QueueData.class)).isInstanceOf(JsonBodyException.class)
+                .hasMessage("the body is not a valid QueueData: it is null");
+    }
+
+    @Test
+    void jsonTakesMissingPropertiesFromTheDefaults() {
+        QueueData defaults = new QueueData("?", 6, 16, 16);
+        QueueData decoded = Json.decodeWithDefaults("{\"brokerName\":\"b\",\"readQueueNums\":null,\"writeQueueNums\":2}"
+                .getBytes(StandardCharsets.UTF_8), defaults, QueueData.class);
+        assertThat(decoded).isEqualTo(new QueueData("b", 6, 16, 2));
+        assertThatThrownBy(() -> Json.decodeWithDefaults("[1]".getBytes(StandardCharsets.UTF_8), defaults, QueueData.class))
+                .isInstanceOf(JsonBodyException.class).hasMessageContaining("expected a JSON object");
+    }
+
+    @Test
+    void jsonWritesBareIntegerKeysForOldClientsOnlyOutsideStrings() {
+        BrokerData data = new BrokerData("{\"0\":x}", new TreeMap<>(Map.of(0L, "a:1", 1L, "b:1")));
+        String bare = new String(Json.encodeWithBareNumericKeys(data), StandardCharsets.UTF_8);
+        assertThat(bare).isEqualTo("{\"brokerAddrs\":{0:\"a:1\",1:\"b:1\"},\"brokerName\":\"{\\\"0\\\":x}\"}");
+        assertThat(Json.decode(bare, BrokerData.class)).isEqualTo(data);
     }
 }

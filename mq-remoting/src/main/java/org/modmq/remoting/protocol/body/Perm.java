@@ -1,6 +1,9 @@
-package org.modmq.broker.metadata;
+package org.modmq.remoting.protocol.body;
 
-/** RocketMQ permission bits of topics and brokers: 8 PRIORITY, 4 READ, 2 WRITE, 1 INHERIT. */
+/**
+ * RocketMQ's permission bits of topics and brokers: 8 PRIORITY, 4 READ, 2 WRITE, 1 INHERIT (a topic
+ * with INHERIT is a template for auto-creation). Stateless.
+ */
 public final class Perm {
 
     public static final int PRIORITY = 8;

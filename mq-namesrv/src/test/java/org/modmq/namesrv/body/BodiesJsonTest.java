@@ -11,8 +11,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.modmq.remoting.protocol.Json;
+import org.modmq.remoting.protocol.JsonBodyException;
+import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.remoting.protocol.body.RegisterBrokerBody;
+import org.modmq.remoting.protocol.body.TopicConfig;
 
-class NamesrvJsonTest {
+class BodiesJsonTest {
 
     private static final BrokerData BROKER_A = new BrokerData(
             new TreeMap<>(Map.of(0L, "10.0.0.1:10911", 1L, "10.0.0.2:10911")), "broker-a", "DefaultCluster",
@@ -20,18 +25,18 @@ class NamesrvJsonTest {
     private static final QueueData QUEUES_A = new QueueData("broker-a", 6, 4, 0, 4);
 
     private static String json(Object value) {
-        return NamesrvJson.encodeToString(value);
+        return Json.encodeToString(value);
     }
 
     private static JsonNode tree(String json) {
-        return NamesrvJson.decode(json, JsonNode.class);
+        return Json.decode(json, JsonNode.class);
     }
 
     @Test
     void refusesTheJsonNullAsABody() {
         for (Class<?> type : List.of(TopicRouteData.class, RegisterBrokerBody.class, ClusterInfo.class)) {
-            assertThatThrownBy(() -> NamesrvJson.decode("null", type)).isInstanceOf(BodyFormatException.class)
-                    .hasMessage("body is not a valid " + type.getSimpleName() + ": it is null");
+            assertThatThrownBy(() -> Json.decode("null", type)).isInstanceOf(JsonBodyException.class)
+                    .hasMessage("the body is not a valid " + type.getSimpleName() + ": it is null");
         }
     }
 
@@ -72,11 +77,11 @@ class NamesrvJsonTest {
 
     @Test
     void writesTopicConfigLikeTheStockBroker() {
-        TopicConfig config = new TopicConfig(Map.of(), false, 6, 4, "SINGLE_TAG", "TopicTest", 0, 4);
+        TopicConfig config = new TopicConfig("TopicTest", 4, 4, 6, "SINGLE_TAG", 0, false, Map.of());
         assertThat(json(config)).isEqualTo("{\"attributes\":{},\"order\":false,\"perm\":6,\"readQueueNums\":4,"
                 + "\"topicFilterType\":\"SINGLE_TAG\",\"topicName\":\"TopicTest\",\"topicSysFlag\":0,"
                 + "\"writeQueueNums\":4}");
-        assertThat(NamesrvJson.decode(json(config), TopicConfig.class)).isEqualTo(config);
+        assertThat(Json.decode(json(config), TopicConfig.class)).isEqualTo(config);
     }
 
     @Test
@@ -85,18 +90,18 @@ class NamesrvJsonTest {
         String quoted = json(route);
         assertThat(quoted).isEqualTo("{\"brokerDatas\":[" + json(BROKER_A) + "],\"filterServerTable\":{},"
                 + "\"queueDatas\":[" + json(QUEUES_A) + "]}");
-        String bare = new String(NamesrvJson.encodeWithBareNumericKeys(route), StandardCharsets.UTF_8);
+        String bare = new String(Json.encodeWithBareNumericKeys(route), StandardCharsets.UTF_8);
         assertThat(bare).contains("\"brokerAddrs\":{0:\"10.0.0.1:10911\",1:\"10.0.0.2:10911\"}")
                 .contains("\"brokerName\":\"broker-a\"");
-        assertThat(NamesrvJson.decode(bare, TopicRouteData.class)).isEqualTo(
-                NamesrvJson.decode(quoted, TopicRouteData.class));
+        assertThat(Json.decode(bare, TopicRouteData.class)).isEqualTo(
+                Json.decode(quoted, TopicRouteData.class));
     }
 
     @Test
     void bareKeyRewriteLeavesStringContentAlone() {
         TopicRouteData route = new TopicRouteData(List.of(), Map.of(), "{\"0\":1},\"2\":x", List.of());
-        String bare = new String(NamesrvJson.encodeWithBareNumericKeys(route), StandardCharsets.UTF_8);
-        assertThat(NamesrvJson.decode(bare, TopicRouteData.class).orderTopicConf()).isEqualTo("{\"0\":1},\"2\":x");
+        String bare = new String(Json.encodeWithBareNumericKeys(route), StandardCharsets.UTF_8);
+        assertThat(Json.decode(bare, TopicRouteData.class).orderTopicConf()).isEqualTo("{\"0\":1},\"2\":x");
     }
 
     @Test
@@ -109,18 +114,18 @@ class NamesrvJsonTest {
                 + "\"order\":false,\"perm\":7,\"readQueueNums\":8,\"topicFilterType\":\"SINGLE_TAG\","
                 + "\"topicName\":\"TBW102\",\"topicSysFlag\":0,\"writeQueueNums\":8}},"
                 + "\"topicQueueMappingDetailMap\":{},\"topicQueueMappingInfoMap\":{}}}";
-        RegisterBrokerBody body = NamesrvJson.decode(observed, RegisterBrokerBody.class);
+        RegisterBrokerBody body = Json.decode(observed, RegisterBrokerBody.class);
         assertThat(body.filterServerList()).isEmpty();
         assertThat(body.topicConfigSerializeWrapper().dataVersion()).isEqualTo(new DataVersion(5, 0, 1796009342043L));
         assertThat(body.topicConfigSerializeWrapper().topicConfigTable()).containsOnlyKeys("TopicA", "TBW102");
         assertThat(body.topicConfigSerializeWrapper().topicConfigTable().get("TBW102"))
-                .isEqualTo(new TopicConfig(Map.of(), false, 7, 8, "SINGLE_TAG", "TBW102", 0, 8));
+                .isEqualTo(new TopicConfig("TBW102", 8, 8, 7, "SINGLE_TAG", 0, false, Map.of()));
     }
 
     @Test
     void rejectsMalformedBodyWithTheTypeName() {
-        assertThatThrownBy(() -> NamesrvJson.decode("{\"topicConfigSerializeWrapper\":[", RegisterBrokerBody.class))
-                .isInstanceOf(BodyFormatException.class)
+        assertThatThrownBy(() -> Json.decode("{\"topicConfigSerializeWrapper\":[", RegisterBrokerBody.class))
+                .isInstanceOf(JsonBodyException.class)
                 .hasMessageContaining("RegisterBrokerBody");
     }
 }
