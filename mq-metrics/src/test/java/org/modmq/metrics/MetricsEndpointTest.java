@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,13 +23,18 @@ class MetricsEndpointTest {
     private static final Map<String, String> NODE = Map.of("cluster", "DefaultCluster", "node_type", "broker",
             "node_id", "broker-a");
 
-    static String scrape(int port) throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
+    /** GET /metrics over plain java.net (the module does not read java.net.http; the compat test uses it). */
+    static String scrape(int port) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics").toURL()
+                .openConnection();
+        connection.setConnectTimeout(5_000);
+        connection.setReadTimeout(10_000);
+        try (InputStream in = connection.getInputStream()) {
+            assertThat(connection.getResponseCode()).isEqualTo(200);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            connection.disconnect();
+        }
     }
 
     @Test

@@ -3,11 +3,8 @@ package org.modmq.metrics.prometheus;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
-import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.Arrays;
@@ -59,8 +56,9 @@ public final class PrometheusMetricsSink implements MetricsSink {
     }
 
     @Override
-    public Family<MetricsSink.Counter> counter(String name, String help, String... labelNames) {
-        Counter counter = (Counter) register("counter", name, labelNames, () -> Counter.builder()
+    public Family<Counter> counter(String name, String help, String... labelNames) {
+        var counter = (io.prometheus.metrics.core.metrics.Counter) register("counter", name, labelNames,
+                () -> io.prometheus.metrics.core.metrics.Counter.builder()
                 .name(name).help(help).labelNames(labelNames).constLabels(constLabels).withoutExemplars()
                 .register(registry));
         return values -> {
@@ -70,8 +68,9 @@ public final class PrometheusMetricsSink implements MetricsSink {
     }
 
     @Override
-    public Family<MetricsSink.Gauge> gauge(String name, String help, String... labelNames) {
-        Gauge gauge = (Gauge) register("gauge", name, labelNames, () -> Gauge.builder()
+    public Family<Gauge> gauge(String name, String help, String... labelNames) {
+        var gauge = (io.prometheus.metrics.core.metrics.Gauge) register("gauge", name, labelNames,
+                () -> io.prometheus.metrics.core.metrics.Gauge.builder()
                 .name(name).help(help).labelNames(labelNames).constLabels(constLabels).withoutExemplars()
                 .register(registry));
         return values -> {
@@ -81,10 +80,10 @@ public final class PrometheusMetricsSink implements MetricsSink {
     }
 
     @Override
-    public Family<MetricsSink.Histogram> histogram(String name, String help, double[] upperBounds,
-                                                   String... labelNames) {
+    public Family<Histogram> histogram(String name, String help, double[] upperBounds, String... labelNames) {
         double[] bounds = upperBounds.clone();
-        Histogram histogram = (Histogram) register("histogram", name, labelNames, () -> Histogram.builder()
+        var histogram = (io.prometheus.metrics.core.metrics.Histogram) register("histogram", name, labelNames,
+                () -> io.prometheus.metrics.core.metrics.Histogram.builder()
                 .name(name).help(help).labelNames(labelNames).constLabels(constLabels).classicOnly()
                 .classicUpperBounds(bounds).withoutExemplars().register(registry));
         return values -> {
