@@ -8,6 +8,7 @@ module org.modmq.broker {
     requires transitive org.modmq.api;
     requires transitive org.modmq.remoting;
     requires org.modmq.acl;
+    requires transitive org.modmq.metrics;
     requires org.modmq.store;
     requires org.slf4j;
     requires java.management;

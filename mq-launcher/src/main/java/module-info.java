@@ -10,6 +10,7 @@ module org.modmq.launcher {
     requires org.modmq.namesrv;
     requires org.modmq.controller;
     requires org.modmq.broker;
+    requires org.modmq.metrics;
     requires org.slf4j;
 
     exports org.modmq.launcher;

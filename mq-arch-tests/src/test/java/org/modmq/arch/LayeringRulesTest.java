@@ -116,6 +116,18 @@ class LayeringRulesTest {
     }
 
     @Test
+    void thePrometheusClientStaysInTheMetricsModule() {
+        noClasses().that().resideOutsideOfPackage("org.modmq.metrics..")
+                .should().dependOnClassesThat().resideInAPackage("io.prometheus..")
+                .because("servers and plugins report through mq-api's MetricsSink; mq-metrics implements it")
+                .check(production);
+        noClasses().that().resideInAPackage("org.modmq.metrics..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("org.modmq.metrics..", "org.modmq.api..",
+                        "java..", "io.prometheus..", "com.sun.net.httpserver..", "org.slf4j..")
+                .check(production);
+    }
+
+    @Test
     void serversDoNotDependOnEachOther() {
         noClasses().that().resideInAPackage("org.modmq.broker..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.modmq.namesrv..", "org.modmq.controller..",

@@ -66,7 +66,18 @@ class ModuleDescriptorTest {
     void findsTheProductionModules() {
         assertThat(modmqModules()).containsKeys("org.modmq.api", "org.modmq.store", "org.modmq.store.mmap",
                 "org.modmq.store.direct", "org.modmq.remoting", "org.modmq.acl", "org.modmq.namesrv", "org.modmq.controller",
-                "org.modmq.broker", "org.modmq.launcher", MERGED_RATIS);
+                "org.modmq.broker", "org.modmq.launcher", "org.modmq.metrics", MERGED_RATIS);
+    }
+
+    @Test
+    void onlyTheMetricsModuleRequiresThePrometheusClient() {
+        modmqModules().forEach((name, reference) -> {
+            boolean prometheus = reference.descriptor().requires().stream()
+                    .anyMatch(r -> r.name().startsWith("io.prometheus."));
+            assertThat(prometheus).as(name + " requires a Prometheus module").isEqualTo(name.equals("org.modmq.metrics"));
+        });
+        assertThat(modmqModules().get("org.modmq.metrics").descriptor().exports())
+                .extracting(ModuleDescriptor.Exports::source).containsExactly("org.modmq.metrics");
     }
 
     @Test

@@ -6,15 +6,19 @@ import org.modmq.broker.stats.BrokerStats;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.modmq.acl.AclService;
+import org.modmq.api.spi.MetricsSink;
 import org.modmq.broker.admin.AdminContext;
 import org.modmq.broker.admin.AdminProcessors;
 import org.modmq.broker.admin.ExecutorQueueProbe;
@@ -29,6 +33,8 @@ import org.modmq.broker.controller.ControllerRoleAgent;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.metadata.BrokerMetadata;
 import org.modmq.broker.metadata.SubscriptionGroupConfig;
+import org.modmq.broker.metrics.BrokerGauges;
+import org.modmq.broker.metrics.ConsumerLagGauges;
 import org.modmq.broker.processor.BrokerAdminProcessor;
 import org.modmq.broker.processor.ClientManageProcessor;
 import org.modmq.broker.processor.ConsumerManageProcessor;
@@ -54,6 +60,7 @@ import org.modmq.remoting.netty.RequestCheck;
 import org.modmq.remoting.netty.ServerTls;
 import org.modmq.remoting.netty.RequestProcessor;
 import org.modmq.remoting.protocol.body.DataVersion;
+import org.modmq.metrics.MetricsEndpoint;
 import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +93,7 @@ public final class BrokerServer implements AutoCloseable {
     private volatile RemotingServer server;
     private volatile NameServerRegistrationAgent registration;
     private volatile AclService aclService;
+    private volatile MetricsEndpoint metrics;
     private boolean started;
     private boolean closed;
 
@@ -143,6 +151,14 @@ public final class BrokerServer implements AutoCloseable {
         LOG.info("TLS: {}", config.tls());
         ScheduledExecutorService scheduler = newScheduler();
         shutdown.at(ShutdownSequence.Step.SCHEDULER, scheduler::shutdownNow);
+        // Served first, so that a long store recovery can already be watched (modmq_store_open).
+        MetricsEndpoint metricsEndpoint = MetricsEndpoint.start(config.metrics(), nodeLabels(config));
+        shutdown.at(ShutdownSequence.Step.METRICS, metricsEndpoint);
+        metrics = metricsEndpoint;
+        MetricsSink sink = metricsEndpoint.sink();
+        AtomicBoolean storeOpen = new AtomicBoolean();
+        sink.gaugeCallback("modmq_store_open", "1 once the store has recovered and opened, 0 while it recovers",
+                out -> out.sample(storeOpen.get() ? 1 : 0));
         BrokerMetadata metadata = BrokerMetadata.open(config, clock);
         shutdown.at(ShutdownSequence.Step.PERSIST, metadata::persist);
         ConsumerGroupRegistry consumers = new ConsumerGroupRegistry(clock, new ConsumerIdsChangedNotifier(
@@ -158,12 +174,15 @@ public final class BrokerServer implements AutoCloseable {
             metadata.topics().autoCreateTopicEnable(changed.topics().autoCreateTopicEnable());
             metadata.subscriptionGroups().autoCreate(changed.topics().autoCreateSubscriptionGroup());
         });
-        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, new BrokerStats(clock),
+        BrokerStats stats = new BrokerStats(clock, sink);
+        stats.traffic().register(sink);
+        runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, stats,
                 controllerMode == null ? AckGate.OPEN : controllerMode.ackGate(), load,
-                new AtomicLong(config.identity().brokerId()), live);
+                new AtomicLong(config.identity().brokerId()), live, sink);
 
         StoreBinding store = storeFactory.open(runtime);
         shutdown.at(ShutdownSequence.Step.STORE, store);
+        storeOpen.set(true);
 
         BrokerIdentityConfig identity = config.identity();
         // The ACL file's reload runs on the scheduler and stops with it.
@@ -178,6 +197,8 @@ public final class BrokerServer implements AutoCloseable {
         registerBuiltInProcessors(executors, store);
         ExecutorQueueProbe queues = ExecutorQueueProbe.of(executors.executors());
         load.sendQueue(() -> queues.queueSize(ExecutorKind.SEND));
+        new BrokerGauges(runtime, store.queueStats(), queues, store::role).register(sink);
+        new ConsumerLagGauges(runtime, store.queueStats()).register(sink);
         store.registerProcessors(executors);
         remoting.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);
@@ -317,6 +338,18 @@ public final class BrokerServer implements AutoCloseable {
             throw new IllegalStateException("broker not started");
         }
         return rt;
+    }
+
+    /** The bound port of {@code /metrics}, once started with {@code metricsExporterType=PROM}. */
+    public OptionalInt metricsPort() {
+        MetricsEndpoint endpoint = metrics;
+        return endpoint == null ? OptionalInt.empty() : endpoint.port();
+    }
+
+    /** RocketMQ's labels of every broker figure: {@code cluster}, {@code node_type}, {@code node_id} (brokerName). */
+    static Map<String, String> nodeLabels(BrokerConfig config) {
+        return Map.of("cluster", config.identity().clusterName(), "node_type", "broker",
+                "node_id", config.identity().brokerName());
     }
 
     /** The ACL of this broker, once started with {@code aclEnable=true}. */

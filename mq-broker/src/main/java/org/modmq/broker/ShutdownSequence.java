@@ -18,6 +18,8 @@ final class ShutdownSequence {
 
     /** Close steps, in execution order. */
     enum Step {
+        /** Stop serving {@code /metrics} (its gauges read the parts closed below). */
+        METRICS,
         /** Stop the periodic name-server registration. */
         REGISTRATION,
         /** Stop accepting, drain in-flight requests, close client connections. */

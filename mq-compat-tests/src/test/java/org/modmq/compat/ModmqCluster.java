@@ -54,12 +54,18 @@ final class ModmqCluster implements AutoCloseable {
      * @param brokerOverrides broker.conf settings on top of {@link Distribution#brokerConf}'s
      */
     static ModmqCluster start(Path workDir, int namesrvCount, Map<String, String> brokerOverrides) throws Exception {
+        return start(workDir, namesrvCount, brokerOverrides, Map.of());
+    }
+
+    /** As {@link #start(Path, int, Map)}, with {@code namesrvOverrides} in every name server's conf. */
+    static ModmqCluster start(Path workDir, int namesrvCount, Map<String, String> brokerOverrides,
+                              Map<String, String> namesrvOverrides) throws Exception {
         Distribution distribution = Distribution.located();
         List<ChildProcess> namesrvs = new ArrayList<>();
         ModmqCluster cluster = null;
         try {
             for (int i = 0; i < namesrvCount; i++) {
-                namesrvs.add(distribution.startNamesrv(workDir));
+                namesrvs.add(distribution.startNamesrv(workDir, namesrvOverrides));
             }
             Distribution.BrokerConf conf = distribution.brokerConf(workDir, "broker-a",
                     namesrvs.stream().map(ChildProcess::address).toList(), brokerOverrides);

@@ -3,9 +3,11 @@ package org.modmq.launcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
 import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
+import org.modmq.metrics.MetricsConfig;
 import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
 import org.slf4j.Logger;
@@ -22,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * The file holds the name server's keys ({@link NamesrvConfig}) and, with
  * {@code enableControllerInNamesrv=true}, the controller's keys ({@link ControllerConfig}); without any
  * controller key that is one controller on {@code 127.0.0.1:9878} storing under
- * {@code store/controller/n0}. Without {@code enableControllerInNamesrv=true} no controller class is
+ * {@code store/controller/n0}. {@code metricsExporterType=PROM} serves {@code /metrics} on
+ * {@code metricsPromExporterHost:metricsPromExporterPort} (default 127.0.0.1:5558), the controller's figures
+ * included when one runs beside. Without {@code enableControllerInNamesrv=true} no controller class is
  * touched and Ratis is not loaded. Runs until SIGTERM/SIGINT; the controller stops first. Exit status 1
  * on a bad argument or setting, or when a port cannot be bound.
  */
@@ -52,8 +56,12 @@ public final class NamesrvLauncher {
         }
         NamesrvConfig namesrvConfig;
         ControllerConfig controllerConfig = null;
+        MetricsConfig metricsConfig;
         try {
-            ConfFiles.Split split = ConfFiles.split(options.file() == null ? Map.of() : ConfFiles.read(options.file()));
+            Map<String, String> values = new TreeMap<>(options.file() == null ? Map.of() : ConfFiles.read(options.file()));
+            metricsConfig = MetricsConfig.take(values, MetricsConfig.NAMESRV_PORT,
+                    options.file() == null ? "(defaults)" : options.file().toString());
+            ConfFiles.Split split = ConfFiles.split(values);
             namesrvConfig = NamesrvConfig.parse(split.own(), LOG::warn);
             if (split.controllerEnabled()) {
                 // One process, one set of TLS settings: the controller takes the name server's.
@@ -69,15 +77,17 @@ public final class NamesrvLauncher {
         }
         if (options.print()) {
             namesrvConfig.asProperties().forEach((key, value) -> LOG.info("{}={}", key, value));
+            metricsConfig.asProperties().forEach((key, value) -> LOG.info("{}={}", key, value));
             if (controllerConfig != null) {
                 controllerConfig.asProperties().forEach((key, value) -> LOG.info("controller {}={}", key, value));
             }
             return 0;
         }
-        return serve(namesrvConfig, controllerConfig);
+        return serve(namesrvConfig, controllerConfig, metricsConfig);
     }
 
-    private static int serve(NamesrvConfig namesrvConfig, ControllerConfig controllerConfig) {
+    private static int serve(NamesrvConfig namesrvConfig, ControllerConfig controllerConfig,
+                             MetricsConfig metricsConfig) {
         List<AutoCloseable> started = new ArrayList<>();
         NamesrvServer namesrv;
         try {
@@ -89,12 +99,15 @@ public final class NamesrvLauncher {
         try {
             namesrv.start();
             started.add(0, namesrv);
+            ControllerServer controller = null;
             if (controllerConfig != null) {
-                ControllerServer controller = new ControllerServer(controllerConfig);
+                controller = new ControllerServer(controllerConfig);
                 started.add(0, controller);
                 controller.start();
                 LOG.info("controller {} started beside the name server on {}", controllerConfig.selfId(), controller.address());
             }
+            // Closed first: its gauges read the servers.
+            started.add(0, ServerMetrics.namesrv(metricsConfig, namesrv, controller));
         } catch (RuntimeException e) {
             LOG.error("name server failed to start on {}:{}: {}", namesrvConfig.bindAddress(), namesrvConfig.listenPort(),
                     e.toString());

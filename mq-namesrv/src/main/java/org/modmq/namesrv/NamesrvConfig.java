@@ -89,7 +89,9 @@ public record NamesrvConfig(int listenPort, String bindAddress, long scanNotActi
             "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
             "serverSocketSndBufSize", "serverSocketRcvBufSize", "writeBufferHighWaterMark", "writeBufferLowWaterMark",
             "serverSocketBacklog", "serverPooledByteBufAllocatorEnable", "useEpollNativeSelector",
-            "enableShutdownGracefully", "shutdownWaitTimeSeconds");
+            "enableShutdownGracefully", "shutdownWaitTimeSeconds",
+            // Served by bin/mqnamesrv's launcher, which takes them out first; a bare NamesrvStartup exports nothing.
+            "metricsExporterType", "metricsPromExporterHost", "metricsPromExporterPort");
 
     private static Set<String> keys() {
         Set<String> keys = new TreeSet<>(Set.of("listenPort", "bindAddress", "scanNotActiveBrokerInterval",

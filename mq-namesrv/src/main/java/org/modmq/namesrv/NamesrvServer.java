@@ -148,6 +148,11 @@ public final class NamesrvServer implements AutoCloseable {
         return routes.liveBrokerCount();
     }
 
+    /** @return the number of topics with queue data on some broker */
+    public int topicCount() {
+        return routes.allTopics().topicList().size();
+    }
+
     private void scan() {
         try {
             int removed = expiryAgent.doWork();

@@ -27,6 +27,7 @@ import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.message.StoredMessage;
+import org.modmq.api.spi.MetricsSink;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushContext;
@@ -85,6 +86,10 @@ public final class MessageStore implements AutoCloseable {
     private final KeyQuery keys;
     private final ExecutorService completions;
     private final ReplicationTracker tracker;
+    private final MetricsSink.Histogram replicationLatency;
+    /** Replication wait buckets in seconds, 0.5 ms to 5 s (syncFlushTimeout's default). */
+    private static final double[] REPLICATION_BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+        0.5, 1, 2.5, 5};
     private final RoleTransitions roles;
     private final ReplicatedLog replicatedLog;
     private final ReplicationStrategy strategy;
@@ -112,6 +117,8 @@ public final class MessageStore implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        this.replicationLatency = context.metrics().histogram("modmq_replication_latency_seconds",
+                "Time a synchronous send waits until enough in-sync replicas hold it", REPLICATION_BUCKETS).labels();
         ReplicationPolicy policy = ReplicationPolicy.from(values);
         this.tracker = new ReplicationTracker(policy, parts.log()::maxOffset, this::epochStart, context.clock(),
                 context.scheduler(), completions, parts.dispatch()::doWork);
@@ -301,9 +308,24 @@ public final class MessageStore implements AutoCloseable {
         PutResult stored = new PutResult(PutStatus.PUT_OK, appended.commitLogOffset(), appended.size(),
                 appended.queueOffset(), appended.count(), appended.storeTimestamp(), ids, "");
         CompletableFuture<PutResult> durable = AppendedPut.outcome(stored, flush.appended(end));
-        CompletableFuture<PutResult> replicated = awaitReplication ? AppendedPut.outcome(stored, tracker.awaitReplicated(end))
+        CompletableFuture<PutResult> replicated = awaitReplication
+                ? AppendedPut.outcome(stored, timed(tracker.awaitReplicated(end)))
                 : CompletableFuture.completedFuture(stored);
         return new AppendedPut(stored, durable, replicated);
+    }
+
+    /** Observes how long a synchronous send waited for its replicas ({@code modmq_replication_latency_seconds}). */
+    private CompletableFuture<Void> timed(CompletableFuture<Void> replicated) {
+        if (replicated.isDone()) {
+            return replicated;
+        }
+        long started = System.nanoTime();
+        replicated.whenComplete((done, failure) -> {
+            if (failure == null) {
+                replicationLatency.observe((System.nanoTime() - started) / 1e9);
+            }
+        });
+        return replicated;
     }
 
     /**

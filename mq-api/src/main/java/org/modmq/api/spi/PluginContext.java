@@ -17,9 +17,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param storeRoot the broker's {@code storePathRootDir}
  * @param tls present when the connections a plugin opens or accepts itself must use TLS (the broker's
  *     {@code haTlsEnable}); empty for plain TCP
+ * @param metrics where the plugin reports its figures (replica lag, flush times); {@link MetricsSink#NOOP}
+ *     when the broker exports none
  */
 public record PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator,
-                            Path storeRoot, Optional<TransportTls> tls) {
+                            Path storeRoot, Optional<TransportTls> tls, MetricsSink metrics) {
 
     public PluginContext {
         Objects.requireNonNull(clock, "clock");
@@ -27,10 +29,17 @@ public record PluginContext(Clock clock, ScheduledExecutorService scheduler, Byt
         Objects.requireNonNull(allocator, "allocator");
         Objects.requireNonNull(storeRoot, "storeRoot");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
-    /** A context without TLS. */
+    /** A context that reports no figures. */
+    public PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator, Path storeRoot,
+                         Optional<TransportTls> tls) {
+        this(clock, scheduler, allocator, storeRoot, tls, MetricsSink.NOOP);
+    }
+
+    /** A context without TLS that reports no figures. */
     public PluginContext(Clock clock, ScheduledExecutorService scheduler, ByteBufAllocator allocator, Path storeRoot) {
-        this(clock, scheduler, allocator, storeRoot, Optional.empty());
+        this(clock, scheduler, allocator, storeRoot, Optional.empty(), MetricsSink.NOOP);
     }
 }

@@ -10,7 +10,7 @@ import java.util.Optional;
  * Space used on the file system that holds a directory (or, before the directory exists, its nearest
  * existing ancestor). Stateless; each call asks the file system.
  */
-final class DiskUsage {
+public final class DiskUsage {
 
     private static final double GIB = 1024.0 * 1024 * 1024;
 
@@ -18,7 +18,7 @@ final class DiskUsage {
     }
 
     /** Used fraction in [0, 1]; 0 when the file system cannot be asked. */
-    static double usedRatio(Path dir) {
+    public static double usedRatio(Path dir) {
         return store(dir).map(s -> {
             try {
                 long total = s.getTotalSpace();

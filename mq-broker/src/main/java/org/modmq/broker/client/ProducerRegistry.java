@@ -80,6 +80,11 @@ public final class ProducerRegistry {
                 .sorted(Comparator.comparing(ClientChannelInfo::clientId)).toList();
     }
 
+    /** Every producer connection of every group (one per group a client produces for). */
+    public List<ClientChannelInfo> allConnections() {
+        return groups.values().stream().flatMap(m -> m.values().stream()).toList();
+    }
+
     /** A live connection of any group whose client id is {@code clientId}. */
     public Optional<ClientChannelInfo> findByClientId(String clientId) {
         return groups.values().stream().flatMap(m -> m.values().stream())

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.metrics.MetricsConfig;
 import org.modmq.remoting.netty.RemotingServerKeys;
 import org.modmq.remoting.netty.TlsSettings;
 
@@ -25,6 +26,7 @@ import org.modmq.remoting.netty.TlsSettings;
  * @param remoting the bounds of the broker's remoting ports (frames, connections, idle time)
  * @param tls TLS of the remoting ports and of the broker's own connections (RocketMQ's {@code tls.*} keys,
  *     {@code tlsMode}, {@code useTLS}), resolved with the system properties and {@code tls.config.file}
+ * @param metrics the Prometheus endpoint ({@code metricsExporterType}, {@code metricsPromExporterHost}/{@code Port})
  * @param raw the file's key/value pairs as read, for plugins that read keys of their own
  * @param effective every known key with the value in force (defaults included), for {@code GET_BROKER_CONFIG}
  * @param warnings the warnings produced while parsing (ignored keys), already logged
@@ -35,7 +37,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
                            TopicDefaultsConfig topics, ConsumeConfig consume,
                            ExecutorConfig executors, TransactionConfig transactions, TimerConfig timer,
                            AccessControlConfig acl, RemotingServerKeys.Limits remoting, TlsSettings tls,
-                           ConfigValues raw, Map<String, String> effective,
+                           MetricsConfig metrics, ConfigValues raw, Map<String, String> effective,
                            List<String> warnings, String source) {
 
     public BrokerConfig {
@@ -52,6 +54,7 @@ public record BrokerConfig(BrokerIdentityConfig identity, NameServerConfig nameS
         Objects.requireNonNull(acl, "acl");
         Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(raw, "raw");
         effective = Map.copyOf(effective);
         warnings = List.copyOf(warnings);

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.metrics.MetricsConfig;
 import org.modmq.remoting.netty.RemotingServerKeys;
 import org.modmq.remoting.netty.TlsSettings;
 import org.slf4j.Logger;
@@ -54,7 +55,7 @@ public final class BrokerConfigParser {
                          ReplicationConfig replication, ControllerModeConfig controller, TopicDefaultsConfig topics,
                          ConsumeConfig consume, ExecutorConfig executors, TransactionConfig transactions,
                          TimerConfig timer, AccessControlConfig acl, RemotingServerKeys.Limits remoting,
-                         TlsSettings tls) {
+                         TlsSettings tls, MetricsConfig metrics) {
     }
 
     private static Parts readAll(ConfigReader reader) {
@@ -71,8 +72,9 @@ public final class BrokerConfigParser {
         AccessControlConfig acl = AccessControlConfig.read(reader);
         RemotingServerKeys.Limits remoting = RemotingKeysConfig.read(reader, store.maxMessageSize());
         TlsSettings tls = TlsKeys.read(reader);
+        MetricsConfig metrics = MetricsKeysConfig.read(reader);
         return new Parts(identity, nameServer, store, replication, controller, topics, consume, executors,
-                transactions, timer, acl, remoting, tls);
+                transactions, timer, acl, remoting, tls, metrics);
     }
 
     /**
@@ -117,7 +119,7 @@ public final class BrokerConfigParser {
             }
         }
         return new BrokerConfig(p.identity(), p.nameServer(), p.store(), p.replication(), p.controller(), p.topics(),
-                p.consume(), p.executors(), p.transactions(), p.timer(), p.acl(), p.remoting(), p.tls(), values,
-                reader.effective(), warnings, source);
+                p.consume(), p.executors(), p.transactions(), p.timer(), p.acl(), p.remoting(), p.tls(), p.metrics(),
+                values, reader.effective(), warnings, source);
     }
 }

@@ -44,7 +44,14 @@ final class IgnoredKeys {
             "region", "regionId", "brokerVIPChannel", "vipChannelEnabled",
             "defaultQueryMaxNum", "highSpeedMode", "commercialEnable", "putMsgIndexHightWater",
             "enableLmq", "enableMultiDispatch",
-            "forceRegister", "registerNameServerPeriodMs", "heartbeatTimeoutMillis");
+            "forceRegister", "registerNameServerPeriodMs", "heartbeatTimeoutMillis",
+            // RocketMQ 5's other metrics settings (OTLP and logging exporters, delta aggregation, extra labels,
+            // per-area switches); modmq serves every figure cumulatively through metricsExporterType=PROM.
+            "metricsOtelCardinalityLimit", "metricsGrpcExporterTarget", "metricsGrpcExporterHeader",
+            "metricGrpcExporterTimeOutInMills", "metricGrpcExporterIntervalInMills",
+            "metricLoggingExporterIntervalInMills", "metricsLabel", "metricsInDelta", "enableRemotingMetrics",
+            "enableMessageStoreMetrics", "enablePopMetrics", "enableConnectionMetrics", "enableTransactionMetrics",
+            "enableStatsMetrics", "enableRequestMetrics", "enableLagAndDlqMetrics");
 
     private IgnoredKeys() {
     }

@@ -100,7 +100,7 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         Optional<TransportTls> haTls = config.replication().haTlsEnable()
                 ? Optional.of(HaTransportTls.of(config.tls())) : Optional.empty();
         PluginContext context = new PluginContext(runtime.clock(), runtime.scheduler(),
-                PooledByteBufAllocator.DEFAULT, config.store().rootDir(), haTls);
+                PooledByteBufAllocator.DEFAULT, config.store().rootDir(), haTls, runtime.metrics());
         var flush = plugins.flushPolicy(config);
         var replication = plugins.replicationStrategy(config);
         if (identity.haListenPort() == 0) {

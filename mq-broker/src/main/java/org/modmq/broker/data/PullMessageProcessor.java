@@ -116,14 +116,16 @@ public final class PullMessageProcessor implements RequestProcessor, AutoCloseab
                 topicName, subVersion);
 
         RemotingCommand response;
+        long started = System.nanoTime();
         try (GetMessageResult result = path.store().getMessages(topicName, queueId, offset,
                 Math.max(1, Math.min(maxMsgNums, MAX_MESSAGES)), filter, MAX_BYTES)) {
+            path.runtime().stats().recordPullNanos(System.nanoTime() - started);
             response = answer(request, result, offset, master, groupConfig, topic);
             if (result.messages().isEmpty()) {
                 path.runtime().stats().recordGetMiss(group, topicName, queueId, result.nextBeginOffset());
             } else {
                 path.runtime().stats().recordGet(group, topicName, queueId, result.messages().size(),
-                        result.nextBeginOffset());
+                        result.bufferTotalSize(), result.nextBeginOffset());
             }
         }
         if (firstTime && master && (sysFlag & FLAG_COMMIT_OFFSET) != 0) {

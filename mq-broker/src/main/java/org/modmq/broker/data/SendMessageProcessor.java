@@ -12,6 +12,7 @@ import org.modmq.broker.metadata.SubscriptionGroupConfig;
 import org.modmq.broker.metadata.TopicConfigTable;
 import org.modmq.broker.metadata.TopicValidator;
 import org.modmq.broker.schedule.DelayRedirect;
+import org.modmq.broker.stats.TrafficCounters;
 import org.modmq.broker.timer.TimerIntake;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -105,10 +106,12 @@ public final class SendMessageProcessor implements RequestProcessor {
         List<BrokerMessage> stored = path.transactions().toStore(messages);
         long started = System.nanoTime();
         return path.writer().write(stored, built.waitStore()).thenApply(result -> {
-            path.runtime().stats().recordPutTime((System.nanoTime() - started) / 1_000_000,
-                    result.commitLogOffset() >= 0);
+            path.runtime().stats().recordPutNanos(System.nanoTime() - started, result.commitLogOffset() >= 0);
             if (result.commitLogOffset() >= 0) {
-                path.runtime().stats().recordPut(messages.get(0).topic(), messages.size(), bodyBytes(messages));
+                BrokerMessage first = built.messages().get(0);
+                path.runtime().stats().recordPut(messages.get(0).topic(),
+                        TrafficCounters.MessageType.of(first.sysFlag(), first.properties()), messages.size(),
+                        bodyBytes(messages));
             }
             return SendResponses.of(request, result, messages.get(0));
         });

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import org.modmq.api.spi.MetricsSink;
 import org.modmq.broker.client.ConsumerGroupRegistry;
 import org.modmq.broker.client.ProducerRegistry;
 import org.modmq.broker.config.BrokerConfig;
@@ -29,11 +30,21 @@ import org.modmq.broker.stats.BrokerStats;
  * @param registeredId the id this broker registers with the name servers now ({@code brokerId}; in
  *     controller mode 0 as master, else the id the controller assigned)
  * @param live the configuration as UPDATE_BROKER_CONFIG changed it
+ * @param metrics where the broker and its plugins report figures ({@link MetricsSink#NOOP} when not exported)
  */
 public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
                             BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
                             BrokerStats stats, AckGate ackGate, BrokerLoad load, AtomicLong registeredId,
-                            LiveBrokerConfig live) {
+                            LiveBrokerConfig live, MetricsSink metrics) {
+
+    /** A runtime that reports no figures. */
+    public BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
+                         BrokerMetadata metadata, ConsumerGroupRegistry consumers, ProducerRegistry producers,
+                         BrokerStats stats, AckGate ackGate, BrokerLoad load, AtomicLong registeredId,
+                         LiveBrokerConfig live) {
+        this(config, clock, scheduler, metadata, consumers, producers, stats, ackGate, load, registeredId, live,
+                MetricsSink.NOOP);
+    }
 
     /** A runtime whose answers pass at once (classic replication) and that never counts as loaded. */
     public BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorService scheduler,
@@ -56,6 +67,7 @@ public record BrokerRuntime(BrokerConfig config, Clock clock, ScheduledExecutorS
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(registeredId, "registeredId");
         Objects.requireNonNull(live, "live");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     /** The configuration in force now: {@link #config()} with the run-time changes applied. */

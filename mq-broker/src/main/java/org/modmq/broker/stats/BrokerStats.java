@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.modmq.api.spi.MetricsSink;
 
 /**
  * Traffic figures of one broker, fed by the send and pull paths and read by the admin processors:
@@ -43,6 +44,9 @@ public final class BrokerStats {
     private final Map<String, RateCounter> groupGets = new ConcurrentHashMap<>();
     private final Map<String, Map<Integer, Long>> pullOffsets = new ConcurrentHashMap<>();
     private final PutLatency putLatency = new PutLatency();
+    private final TrafficCounters traffic;
+    private final MetricsSink.Histogram sendLatency;
+    private final MetricsSink.Histogram pullLatency;
     private final Object dayLock = new Object();
     private long latencyMinuteStart;
     private LocalDate day;
@@ -68,11 +72,35 @@ public final class BrokerStats {
     public record DailyTotals(long yesterdayMorning, long todayMorning, long now) {
     }
 
+    /** Latency buckets in seconds, 0.5 ms to 10 s. */
+    public static final double[] LATENCY_BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+        1, 2.5, 5, 10};
+
     /** @param clock wall clock; its zone decides where midnight is */
     public BrokerStats(Clock clock) {
+        this(clock, MetricsSink.NOOP);
+    }
+
+    /**
+     * @param clock wall clock; its zone decides where midnight is
+     * @param sink where the data path's histograms are observed ({@link TrafficCounters#register} adds the counters)
+     */
+    public BrokerStats(Clock clock, MetricsSink sink) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.bootMillis = clock.millis();
         this.latencyMinuteStart = bootMillis;
+        this.traffic = new TrafficCounters(sink);
+        this.sendLatency = sink.histogram("modmq_send_latency_seconds",
+                "Time from a send's decoding to its store answer (flush and replication included)",
+                LATENCY_BUCKETS).labels();
+        this.pullLatency = sink.histogram("modmq_pull_latency_seconds",
+                "Time a pull takes to read its messages from the store (long-polling holds excluded)",
+                LATENCY_BUCKETS).labels();
+    }
+
+    /** The per-topic and per-group traffic counts. */
+    public TrafficCounters traffic() {
+        return traffic;
     }
 
     /**
@@ -83,6 +111,12 @@ public final class BrokerStats {
      * @param bytes body bytes stored
      */
     public void recordPut(String topic, int messages, long bytes) {
+        recordPut(topic, TrafficCounters.MessageType.NORMAL, messages, bytes);
+    }
+
+    /** Counts one successful put of messages of {@code type} (see {@link #recordPut(String, int, long)}). */
+    public void recordPut(String topic, TrafficCounters.MessageType type, int messages, long bytes) {
+        traffic.stored(topic, type, messages, bytes);
         putRequests.add(1);
         putMessages.add(messages);
         putBytes.add(bytes);
@@ -93,6 +127,17 @@ public final class BrokerStats {
     /** Counts the time one put took (see {@link PutLatency}), stored or not. */
     public void recordPutTime(long millis, boolean stored) {
         putLatency.record(millis, stored);
+    }
+
+    /** Counts the time one put took, in ns, here and in {@code modmq_send_latency_seconds}. */
+    public void recordPutNanos(long nanos, boolean stored) {
+        putLatency.record(nanos / 1_000_000, stored);
+        sendLatency.observe(nanos / 1e9);
+    }
+
+    /** Observes the time one pull took to read the store, in ns ({@code modmq_pull_latency_seconds}). */
+    public void recordPullNanos(long nanos) {
+        pullLatency.observe(nanos / 1e9);
     }
 
     /** Put times: the last minute's distribution, the longest, the failures. */
@@ -107,6 +152,12 @@ public final class BrokerStats {
      * @param nextBeginOffset the queue offset the group will pull from next
      */
     public void recordGet(String group, String topic, int queueId, int messages, long nextBeginOffset) {
+        recordGet(group, topic, queueId, messages, 0, nextBeginOffset);
+    }
+
+    /** As {@link #recordGet(String, String, int, int, long)}, with the stored bytes delivered. */
+    public void recordGet(String group, String topic, int queueId, int messages, long bytes, long nextBeginOffset) {
+        traffic.delivered(topic, group, messages, bytes);
         getFound.add(1);
         getTransferred.add(messages);
         groupGets.computeIfAbsent(key(topic, group), k -> newKeyedCounter()).add(messages);

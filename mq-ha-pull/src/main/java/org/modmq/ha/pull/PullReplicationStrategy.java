@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.modmq.api.spi.TransportTls;
+import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.slf4j.Logger;
@@ -59,7 +60,9 @@ final class PullReplicationStrategy implements ReplicationStrategy {
                 NioIoHandler.newFactory());
         try {
             TransportTls tls = context.plugin().tls().orElse(null);
-            server = new HaServer(config, context.log(), context.progress(), context.plugin().clock(), group, tls);
+            ReplicaProgress progress = new ReplicaLagGauges(context.progress(), context.log(), context.plugin().clock(),
+                    context.plugin().metrics());
+            server = new HaServer(config, context.log(), progress, context.plugin().clock(), group, tls);
             follower = new MasterFollower(config, context.log(), context.plugin().clock(), group, tls);
         } catch (RuntimeException e) {
             shutdownGroup();

@@ -31,7 +31,8 @@ final class PushReplicationStrategy implements ReplicationStrategy {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
         TransportTls tls = context.plugin().tls().orElse(null);
-        this.master = new PushMaster(config, context.log(), context.progress(), context.plugin().clock(), tls);
+        this.master = new PushMaster(config, context.log(), new ReplicaLagGauges(context.progress(), context.log(),
+                context.plugin().clock(), context.plugin().metrics()), context.plugin().clock(), tls);
         this.follower = new MasterFollower(config, context.log(), context.plugin().clock(), tls);
     }
 

@@ -3,6 +3,7 @@ package org.modmq.store.flush;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.flush.FlushContext;
 import org.modmq.api.spi.flush.FlushPolicy;
+import org.modmq.api.spi.flush.FlushTarget;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
 
 /**
@@ -22,7 +23,8 @@ public final class AsyncFlushPolicyProvider implements FlushPolicyProvider {
 
     @Override
     public FlushPolicy create(ConfigValues config, FlushContext context) {
-        return new PeriodicFlushPolicy(context.target(), config.longValue("flushIntervalCommitLog", 500),
+        FlushTarget target = new TimedFlushTarget(context.target(), context.plugin().metrics(), name());
+        return new PeriodicFlushPolicy(target, config.longValue("flushIntervalCommitLog", 500),
                 config.longValue("flushCommitLogLeastPages", 4) * 4096L);
     }
 }

@@ -3,6 +3,7 @@ package org.modmq.store.flush;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.flush.FlushContext;
 import org.modmq.api.spi.flush.FlushPolicy;
+import org.modmq.api.spi.flush.FlushTarget;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
 
 /** {@code flushDiskType=SYNC_FLUSH}: group commit; reads {@code syncFlushTimeout} (ms, default 5000). */
@@ -19,7 +20,8 @@ public final class SyncFlushPolicyProvider implements FlushPolicyProvider {
 
     @Override
     public FlushPolicy create(ConfigValues config, FlushContext context) {
-        return new GroupCommitFlushPolicy(context.target(), context.plugin().clock(), context.plugin().scheduler(),
+        FlushTarget target = new TimedFlushTarget(context.target(), context.plugin().metrics(), name());
+        return new GroupCommitFlushPolicy(target, context.plugin().clock(), context.plugin().scheduler(),
                 config.longValue("syncFlushTimeout", 5000));
     }
 }
