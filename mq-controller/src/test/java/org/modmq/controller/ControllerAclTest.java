@@ -130,6 +130,7 @@ class ControllerAclTest {
     @Test
     void aBrokerWithAValidAccountRegistersHeartbeatsAndElectsItselfButOnlyAnAdminDesignatesAMaster() throws Exception {
         broker.join(controller.address());
+        broker.startHeartbeats();
         assertThat(broker.heartbeat(controller.address(), 0, 0).code()).isEqualTo(ResponseCode.SUCCESS);
         TestBroker.expectSuccess(broker.elect(controller.address()));
 

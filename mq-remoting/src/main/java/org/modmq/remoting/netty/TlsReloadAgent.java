@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import javax.net.ssl.SSLException;
 import org.modmq.api.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * Watches the files of a server's TLS context ({@code tls.server.certPath}, {@code tls.server.keyPath} and
  * {@code tls.server.trustCertPath} when set) and, when their content changed, builds a new context from
  * them and hands it on; connections accepted from then on use it, established ones keep theirs. A new set
- * of files that does not build (a key that does not match its certificate, a half-written file, a file
- * gone) keeps the context in force and is logged once; the next change is tried again, so a certificate
+ * of files that does not build, or whose certificate and key fail an in-memory handshake
+ * ({@link TlsContextProbe}: a key that does not match its certificate), or a half-written or missing
+ * file, keeps the context in force and is logged once; the next change is tried again, so a certificate
  * and key replaced one after the other are taken once both are in place.
  *
  * <p>Each {@link #doWork()} does nothing until {@code interval} has passed on the clock since the last
@@ -122,11 +124,17 @@ public final class TlsReloadAgent {
             if (next == null) {
                 throw new ConfigException("no server certificate is configured");
             }
+            // A context builds from a key that does not belong to the certificate; only a handshake tells.
+            TlsContextProbe.handshake(TlsContexts.serverIdentity(settings));
             install.accept(next);
             reloads++;
             transition(State.CURRENT, "new connections use the certificate now in " + settings.serverCertPath());
         } catch (ConfigException e) {
             transition(State.REJECTED, e.getMessage() + "; new connections keep the previous certificate");
+        } catch (SSLException e) {
+            transition(State.REJECTED, "a handshake with " + TlsSettings.SERVER_CERT_PATH + "=" + settings.serverCertPath()
+                    + " and " + TlsSettings.SERVER_KEY_PATH + "=" + settings.serverKeyPath() + " fails (" + e.getMessage()
+                    + "); new connections keep the previous certificate");
         }
         return 1;
     }

@@ -90,6 +90,7 @@ class RemotingTlsReloadTest {
             String address = "127.0.0.1:" + server.port();
             assertThat(call(client, address)).isEqualTo(ResponseCode.SUCCESS);
             assertThat(presentedSubject(server.port())).isEqualTo("CN=modmq-test-server");
+            assertThat(call(client, address)).as("DIAG after a probe socket").isEqualTo(ResponseCode.SUCCESS);
 
             Files.copy(certs.stranger().certificate(), cert, StandardCopyOption.REPLACE_EXISTING);
             Files.copy(certs.stranger().privateKey(), key, StandardCopyOption.REPLACE_EXISTING);
