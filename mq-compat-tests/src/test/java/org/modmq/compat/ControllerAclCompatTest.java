@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,13 +56,13 @@ class ControllerAclCompatTest {
         Distribution distribution = Distribution.located();
         ChildProcess controller = null;
         ChildProcess namesrv = null;
-        List<ChildProcess> brokers = new java.util.ArrayList<>();
+        List<ChildProcess> brokers = new ArrayList<>();
         StockAdmin admin = null;
         try {
             controller = distribution.startController(workDir, Map.of("aclEnable", "true", "aclFile", rules.toString()));
             namesrv = distribution.startNamesrv(workDir);
             String controllerAddr = controller.address();
-            List<CompletableFuture<ChildProcess>> starting = new java.util.ArrayList<>();
+            List<CompletableFuture<ChildProcess>> starting = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 Map<String, String> settings = new LinkedHashMap<>();
                 settings.put("brokerClusterName", CLUSTER);
@@ -81,8 +82,12 @@ class ControllerAclCompatTest {
                     "adminSecret1")));
             StockAdmin signed = admin;
             Await.until("a master of " + BROKER_SET + " and its replica at the name server", WAIT, () -> {
-                BrokerData data = signed.ext().examineBrokerClusterInfo().getBrokerAddrTable().get(BROKER_SET);
-                return data != null && data.getBrokerAddrs().size() == 2 && data.getBrokerAddrs().containsKey(0L);
+                try {
+                    BrokerData data = signed.ext().examineBrokerClusterInfo().getBrokerAddrTable().get(BROKER_SET);
+                    return data != null && data.getBrokerAddrs().size() == 2 && data.getBrokerAddrs().containsKey(0L);
+                } catch (Exception e) {
+                    return false;
+                }
             });
             BrokerReplicasInfo.ReplicasInfo replicas = admin.ext().getInSyncStateData(controllerAddr, List.of(BROKER_SET))
                     .getReplicasInfoTable().get(BROKER_SET);
@@ -114,7 +119,7 @@ class ControllerAclCompatTest {
             for (ChildProcess broker : brokers) {
                 broker.close();
             }
-            List<ChildProcess> rest = new java.util.ArrayList<>();
+            List<ChildProcess> rest = new ArrayList<>();
             if (controller != null) {
                 rest.add(controller);
             }
