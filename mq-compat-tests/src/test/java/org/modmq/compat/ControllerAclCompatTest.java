@@ -62,8 +62,15 @@ class ControllerAclCompatTest {
         StockAdmin admin = null;
         StockAdmin nonAdmin = null;
         try {
-            controller = distribution.startController(workDir, Map.of("aclEnable", "true", "aclFile", rules.toString()));
-            namesrv = distribution.startNamesrv(workDir);
+            // Two JVM start-ups at once: on a small machine they are most of this test's time.
+            CompletableFuture<ChildProcess> startingNamesrv = CompletableFuture.supplyAsync(
+                    () -> distribution.startNamesrv(workDir));
+            try {
+                controller = distribution.startController(workDir, Map.of("aclEnable", "true", "aclFile",
+                        rules.toString()));
+            } finally {
+                namesrv = startingNamesrv.get(Distribution.START_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+            }
             String controllerAddr = controller.address();
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put("brokerClusterName", CLUSTER);
