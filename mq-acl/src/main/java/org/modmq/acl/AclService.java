@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.modmq.api.config.ConfigException;
 import org.modmq.remoting.netty.RequestCheck;
 import org.slf4j.Logger;
@@ -40,7 +41,7 @@ public final class AclService implements AutoCloseable {
     }
 
     /**
-     * Reads the rules.
+     * Reads the rules for a broker or a name server (admin-only requests: {@link AdminCodes}).
      *
      * @param file the {@code plain_acl.yml}
      * @return the service
@@ -48,10 +49,24 @@ public final class AclService implements AutoCloseable {
      *     server asked to check access does not start without rules
      */
     public static AclService load(Path file) {
+        return load(file, request -> AdminCodes.needsAdmin(request.code()));
+    }
+
+    /**
+     * Reads the rules for a server with its own admin-only requests (a controller passes
+     * {@link ControllerAdminRequests#needsAdmin}).
+     *
+     * @param file the {@code plain_acl.yml}
+     * @param adminOnly which requests need an account with {@code admin: true}
+     * @return the service
+     * @throws ConfigException naming the file when it is missing, unreadable or does not parse
+     */
+    public static AclService load(Path file, Predicate<AccessRequest> adminOnly) {
         Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(adminOnly, "adminOnly");
         byte[] content = PlainAclFile.readBytes(file);
         AclRules rules = PlainAclFile.parse(content, file.toString());
-        PlainAclValidator validator = new PlainAclValidator(rules);
+        PlainAclValidator validator = new PlainAclValidator(rules, adminOnly);
         LOG.info("ACL on: {} with {} account(s) and {} global white address pattern(s)", file,
                 rules.accounts().size(), rules.globalWhiteRemoteAddresses().size());
         return new AclService(file, validator, new AclFileWatchAgent(file, validator, content));

@@ -3,6 +3,7 @@ package org.modmq.acl;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
  * Decides a request against the rules in force, in RocketMQ's order:
@@ -13,7 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>the address matches the account's {@code whiteRemoteAddress}: allowed;</li>
  *   <li>the signature does not match: "Check signature failed for accessKey=K";</li>
  *   <li>the request only publishes to {@code RMQ_SYS_TRACE_TOPIC}: allowed;</li>
- *   <li>an admin-only code from a non-admin: "Need admin permission for request code=C, but accessKey=K is not";</li>
+ *   <li>an admin-only request (by default {@link AdminCodes}; a controller passes
+ *       {@link ControllerAdminRequests}) from a non-admin: "Need admin permission for request code=C, but
+ *       accessKey=K is not";</li>
  *   <li>an admin without any explicit topic or group entry: allowed;</li>
  *   <li>each resource the request needs, from its entry or else the account's default:
  *       "No default permission for topic:T" or "... for group:G".</li>
@@ -28,10 +31,20 @@ public final class PlainAclValidator {
     public static final String TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
 
     private final AtomicReference<AclRules> rules;
+    private final Predicate<AccessRequest> adminOnly;
 
-    /** @param rules the rules in force at first */
+    /** @param rules the rules in force at first; admin-only requests are the {@link AdminCodes} */
     public PlainAclValidator(AclRules rules) {
+        this(rules, request -> AdminCodes.needsAdmin(request.code()));
+    }
+
+    /**
+     * @param rules the rules in force at first
+     * @param adminOnly which requests need an account with {@code admin: true} on this kind of server
+     */
+    public PlainAclValidator(AclRules rules, Predicate<AccessRequest> adminOnly) {
         this.rules = new AtomicReference<>(Objects.requireNonNull(rules, "rules"));
+        this.adminOnly = Objects.requireNonNull(adminOnly, "adminOnly");
     }
 
     /** @return the rules in force */
@@ -73,7 +86,7 @@ public final class PlainAclValidator {
         if (trace != null && trace == AclPermission.PUB) {
             return;
         }
-        if (AdminCodes.needsAdmin(request.code()) && !account.admin()) {
+        if (!account.admin() && adminOnly.test(request)) {
             throw new AclDeniedException("Need admin permission for request code=" + request.code()
                     + ", but accessKey=" + accessKey + " is not");
         }

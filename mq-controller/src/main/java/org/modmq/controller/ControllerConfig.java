@@ -48,8 +48,9 @@ import org.modmq.remoting.netty.TlsSettings;
  * <tr><td>{@code controllerRequestThreadPoolQueueCapacity}</td><td>10000</td><td>queued requests (RocketMQ: 50000)</td></tr>
  * </table>
  *
- * <p>Also the remoting bounds of {@link RemotingServerKeys}. An unknown key is a {@link ConfigException}
- * naming it; a RocketMQ key that modmq ignores is a warning.
+ * <p>Also the remoting bounds of {@link RemotingServerKeys}, and in {@code controller.conf} the ACL keys
+ * {@code aclEnable} (false) and {@code aclFile} ({@code conf/plain_acl.yml}) of {@link ControllerAcl}. An
+ * unknown key is a {@link ConfigException} naming it; a RocketMQ key that modmq ignores is a warning.
  *
  * @param group                       {@code controllerDLegerGroup}
  * @param peers                       every peer, in the order configured
@@ -70,13 +71,14 @@ import org.modmq.remoting.netty.TlsSettings;
  * @param tls                         TLS of the remoting port and of the notifications to brokers: RocketMQ's
  *                                    {@code tls.*} keys, {@code tlsMode}, {@code useTLS} (see {@link TlsSettings});
  *                                    not in {@link #KEYS}, so a name server's file keeps them for itself
+ * @param acl                         ACL 1.0 on the remoting port; not in {@link #KEYS} either, for the same reason
  */
 public record ControllerConfig(String group, List<ControllerPeer> peers, String selfId, Path storePath,
                                boolean enableElectUncleanMaster, boolean notifyBrokerRoleChanged,
                                long scanNotActiveBrokerInterval, int electMasterMaxRetryCount,
                                long brokerHeartbeatTimeoutMills, long raftElectionTimeoutMin, long raftElectionTimeoutMax,
                                long snapshotThreshold, long writeTimeoutMills, int threadPoolNums, int queueCapacity,
-                               RemotingServerKeys.Limits remoting, TlsSettings tls) {
+                               RemotingServerKeys.Limits remoting, TlsSettings tls, ControllerAcl acl) {
 
     /** The remoting port of a controller alone (RocketMQ's 9878). */
     public static final int DEFAULT_PORT = 9878;
@@ -116,6 +118,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         Objects.requireNonNull(selfId, "selfId");
         Objects.requireNonNull(storePath, "storePath");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(acl, "acl");
         if (peers.stream().noneMatch(p -> p.id().equals(selfId))) {
             throw new ConfigException("controllerDLegerSelfId=" + selfId + " is not among the ids of controllerDLegerPeers "
                     + peers.stream().map(ControllerPeer::id).toList());
@@ -152,7 +155,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         for (String key : new TreeMap<>(values).keySet()) {
             if (IGNORED_ROCKETMQ_KEYS.contains(key)) {
                 warnings.accept("controller key '" + key + "' is a RocketMQ setting that modmq ignores");
-            } else if (!KEYS.contains(key) && !TlsSettings.KEYS.contains(key)) {
+            } else if (!KEYS.contains(key) && !TlsSettings.KEYS.contains(key) && !ControllerAcl.KEYS.contains(key)) {
                 throw new ConfigException("unknown controller key '" + key + "'; known keys: " + new TreeSet<>(KEYS));
             }
         }
@@ -191,7 +194,8 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
                 config.intValue("controllerThreadPoolNums", 4),
                 config.intValue("controllerRequestThreadPoolQueueCapacity", 10_000),
                 RemotingServerKeys.parse(config::get, "controller configuration"),
-                TlsSettings.resolve(tlsKeys(values), System.getProperties()));
+                TlsSettings.resolve(tlsKeys(values), System.getProperties()),
+                ControllerAcl.parse(config));
     }
 
     private static Map<String, String> tlsKeys(Map<String, String> values) {
@@ -233,7 +237,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         return new ControllerConfig(group, peers, selfId, base.resolve(storePath), enableElectUncleanMaster,
                 notifyBrokerRoleChanged, scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills,
                 raftElectionTimeoutMin, raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums,
-                queueCapacity, remoting, tls);
+                queueCapacity, remoting, tls, acl);
     }
 
     /** @return a copy with other TLS settings (a controller beside a name server or broker takes theirs) */
@@ -241,7 +245,18 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         return new ControllerConfig(group, peers, selfId, storePath, enableElectUncleanMaster, notifyBrokerRoleChanged,
                 scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills, raftElectionTimeoutMin,
                 raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums, queueCapacity, remoting,
-                settings);
+                settings, acl);
+    }
+
+    /**
+     * @return a copy with other ACL settings: a controller beside a name server follows the name server's
+     *     {@code aclEnable}/{@code aclFile}, one in {@code bin/modmq} the broker's
+     */
+    public ControllerConfig withAcl(ControllerAcl settings) {
+        return new ControllerConfig(group, peers, selfId, storePath, enableElectUncleanMaster, notifyBrokerRoleChanged,
+                scanNotActiveBrokerInterval, electMasterMaxRetryCount, brokerHeartbeatTimeoutMills, raftElectionTimeoutMin,
+                raftElectionTimeoutMax, snapshotThreshold, writeTimeoutMills, threadPoolNums, queueCapacity, remoting,
+                tls, settings);
     }
 
     /** The settings as {@code key=value} pairs, sorted by key, as {@code GET_CONTROLLER_CONFIG} lists them. */
@@ -264,6 +279,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         map.put("controllerThreadPoolNums", Integer.toString(threadPoolNums));
         map.put("controllerRequestThreadPoolQueueCapacity", Integer.toString(queueCapacity));
         map.putAll(remoting.asProperties());
+        map.putAll(acl.asProperties());
         return map;
     }
 

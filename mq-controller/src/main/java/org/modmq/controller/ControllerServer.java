@@ -16,6 +16,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import org.modmq.acl.AclService;
+import org.modmq.acl.ControllerAdminRequests;
 import org.modmq.controller.core.BrokerRegistrations;
 import org.modmq.controller.core.ControllerContext;
 import org.modmq.controller.core.EventLog;
@@ -48,7 +50,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One running controller peer: the remoting server on its {@code controllerDLegerPeers} address, the
  * Ratis peer on its {@code controllerRaftPeers} address, node-local broker liveness, and the leader's
- * watch over inactive masters.
+ * watch over inactive masters. With {@code aclEnable=true} ({@link ControllerAcl}) every request on the
+ * remoting port must be signed by an account of the ACL file, and the operator's changes need an admin
+ * ({@link ControllerAdminRequests}); the file is re-read when it changes.
  *
  * <pre>{@code
  * try (ControllerServer controller = new ControllerServer(ControllerConfig.load(file, LOG::warn)).start()) {
@@ -77,6 +81,7 @@ public final class ControllerServer implements AutoCloseable {
     private final ThreadPoolExecutor requestExecutor;
     private final ScheduledExecutorService scheduler;
     private final InactiveMasterAgent agent;
+    private final AclService acl;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private ScheduledFuture<?> scan;
     private long scanInterval;
@@ -89,12 +94,15 @@ public final class ControllerServer implements AutoCloseable {
     /**
      * @param config          the settings
      * @param monotonicMillis the clock heartbeats and leases are measured on (only differences count)
+     * @throws org.modmq.api.config.ConfigException when a TLS file, or with {@code aclEnable=true} the ACL
+     *     file, cannot be read or does not parse
      */
     public ControllerServer(ControllerConfig config, LongSupplier monotonicMillis) {
         this.config = Objects.requireNonNull(config, "config");
         // Certificates first: a bad key file fails before the Raft log is opened.
         ServerTls serverTls = ServerTls.create(config.tls());
         ClientTls clientTls = ClientTls.create(config.tls());
+        this.acl = config.acl().enabled() ? AclService.load(config.acl().file(), ControllerAdminRequests::needsAdmin) : null;
         Ticker ticker = monotonicMillis::getAsLong;
         this.settings = new RuntimeSettings(config.enableElectUncleanMaster(), config.notifyBrokerRoleChanged(),
                 config.scanNotActiveBrokerInterval(), config.electMasterMaxRetryCount());
@@ -120,6 +128,9 @@ public final class ControllerServer implements AutoCloseable {
         ControllerPeer self = config.self();
         this.server = new RemotingServer(config.remoting().serverConfig(self.remotingHost(), self.remotingPort()),
                 serverTls);
+        if (acl != null) {
+            server.setRequestCheck(acl.requestCheck());
+        }
         this.requestExecutor = ProcessorExecutors.bounded("ControllerRequest", config.threadPoolNums(), config.queueCapacity());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ControllerAgent-" + config.selfId());
@@ -154,6 +165,9 @@ public final class ControllerServer implements AutoCloseable {
         log.start();
         server.start();
         scheduleScan();
+        if (acl != null) {
+            acl.scheduleReload(scheduler, AclService.DEFAULT_RELOAD_PERIOD);
+        }
         LOG.info("controller {} of group {} serving on {} (Raft {}), peers {}", config.selfId(), config.group(), address(),
                 config.self().raftAddress(), config.peers());
         return this;
@@ -243,6 +257,11 @@ public final class ControllerServer implements AutoCloseable {
         return agent;
     }
 
+    /** @return the ACL of the remoting port, or null when {@code aclEnable} is false (tests step its reload) */
+    AclService acl() {
+        return acl;
+    }
+
     /** @return the store directory */
     public Path storePath() {
         return config.storePath();
@@ -256,6 +275,9 @@ public final class ControllerServer implements AutoCloseable {
             return;
         }
         try {
+            if (acl != null) {
+                acl.close();
+            }
             scheduler.shutdownNow();
             server.close();
         } finally {

@@ -86,4 +86,25 @@ class ControllerConfigTest {
         Files.writeString(file, "controllerDLegerGroup=g1\n");
         assertThat(ControllerConfig.load(file, w -> { }).group()).isEqualTo("g1");
     }
+
+    @Test
+    void aclIsOffByDefaultAndReadFromTheControllersOwnFile() {
+        assertThat(ControllerConfig.defaults().acl()).isEqualTo(ControllerAcl.off());
+        assertThat(ControllerConfig.defaults().acl().file()).isEqualTo(Path.of("conf/plain_acl.yml"));
+        ControllerConfig config = ControllerConfig.parse(Map.of("aclEnable", "true", "aclFile", "/etc/modmq/acl.yml"),
+                w -> { });
+        assertThat(config.acl()).isEqualTo(new ControllerAcl(true, Path.of("/etc/modmq/acl.yml")));
+        assertThat(config.asProperties()).containsEntry("aclEnable", "true").containsEntry("aclFile", "/etc/modmq/acl.yml");
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("aclEnable", "yes"), w -> { }))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("aclEnable=yes");
+    }
+
+    @Test
+    void theAclKeysAreNotControllerKeysOfASharedFile() {
+        // A name server's file with enableControllerInNamesrv=true keeps aclEnable/aclFile for the name server.
+        assertThat(ControllerConfig.KEYS).doesNotContainAnyElementsOf(ControllerAcl.KEYS);
+        ControllerConfig embedded = ControllerConfig.defaults().withAcl(new ControllerAcl(true, Path.of("conf/a.yml")));
+        assertThat(embedded.acl().enabled()).isTrue();
+        assertThat(embedded.withTls(embedded.tls()).acl()).isEqualTo(embedded.acl());
+    }
 }

@@ -63,6 +63,12 @@ final class TestBroker implements AutoCloseable {
         return "127.0.0.1:" + listener.port();
     }
 
+    /** Runs {@code hook} on every request from now on (a signer, for a controller with ACL on). */
+    TestBroker withOutgoingHook(org.modmq.remoting.netty.OutgoingRequestHook hook) {
+        client.setOutgoingRequestHook(hook);
+        return this;
+    }
+
     RemotingCommand invoke(String controller, RemotingCommand request) {
         try {
             return client.invoke(controller, request, TIMEOUT).get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);

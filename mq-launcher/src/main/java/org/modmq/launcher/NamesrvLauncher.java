@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.modmq.api.config.ConfigException;
+import org.modmq.controller.ControllerAcl;
 import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
 import org.modmq.metrics.MetricsConfig;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * The file holds the name server's keys ({@link NamesrvConfig}) and, with
  * {@code enableControllerInNamesrv=true}, the controller's keys ({@link ControllerConfig}); without any
  * controller key that is one controller on {@code 127.0.0.1:9878} storing under
- * {@code store/controller/n0}. {@code metricsExporterType=PROM} serves {@code /metrics} on
+ * {@code store/controller/n0}. The controller follows the name server's {@code aclEnable} and {@code aclFile}
+ * (and its TLS keys). {@code metricsExporterType=PROM} serves {@code /metrics} on
  * {@code metricsPromExporterHost:metricsPromExporterPort} (default 127.0.0.1:5558), the controller's figures
  * included when one runs beside. Without {@code enableControllerInNamesrv=true} no controller class is
  * touched and Ratis is not loaded. Runs until SIGTERM/SIGINT; the controller stops first. Exit status 1
@@ -64,8 +66,9 @@ public final class NamesrvLauncher {
             ConfFiles.Split split = ConfFiles.split(values);
             namesrvConfig = NamesrvConfig.parse(split.own(), LOG::warn);
             if (split.controllerEnabled()) {
-                // One process, one set of TLS settings: the controller takes the name server's.
-                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn).withTls(namesrvConfig.tls());
+                // One process, one set of TLS and ACL settings: the controller takes the name server's.
+                controllerConfig = ControllerConfig.parse(split.controller(), LOG::warn).withTls(namesrvConfig.tls())
+                        .withAcl(new ControllerAcl(namesrvConfig.aclEnable(), namesrvConfig.aclFile()));
             } else if (!split.controller().isEmpty()) {
                 LOG.warn("controller keys {} are ignored: {} is not true", split.controller().keySet(),
                         ConfFiles.ENABLE_CONTROLLER);

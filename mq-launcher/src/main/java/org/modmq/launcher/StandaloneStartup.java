@@ -11,6 +11,7 @@ import org.modmq.api.config.ConfigValues;
 import org.modmq.broker.BrokerServer;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerConfigParser;
+import org.modmq.controller.ControllerAcl;
 import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
 import org.modmq.namesrv.NamesrvConfig;
@@ -43,14 +44,15 @@ public final class StandaloneStartup {
         BrokerServer broker;
         try {
             Setup setup = setup(args, "127.0.0.1:" + NAMESRV_PORT);
-            // With aclEnable=true the embedded name server checks the same file as the broker; one process,
-            // one set of TLS settings: the name server and controller take the broker's.
+            // With aclEnable=true the embedded name server and controller check the same file as the broker;
+            // one process, one set of TLS settings: the name server and controller take the broker's.
             namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(namesrvPort(setup.broker()))
                     .withAcl(setup.broker().acl().enabled(), setup.broker().acl().file()).withTls(setup.broker().tls()));
             started.add(0, namesrv);
             namesrv.start();
             if (setup.controller() != null) {
-                ControllerServer controller = new ControllerServer(setup.controller().withTls(setup.broker().tls()));
+                ControllerServer controller = new ControllerServer(setup.controller().withTls(setup.broker().tls())
+                        .withAcl(new ControllerAcl(setup.broker().acl().enabled(), setup.broker().acl().file())));
                 started.add(0, controller);
                 controller.start();
                 LOG.info("modmq standalone: controller {}", controller.address());

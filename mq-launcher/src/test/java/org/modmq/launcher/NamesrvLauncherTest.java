@@ -33,6 +33,14 @@ class NamesrvLauncherTest {
     }
 
     @Test
+    void theAclKeysOfASharedFileStayTheNameServers() {
+        ConfFiles.Split split = ConfFiles.split(Map.of("enableControllerInNamesrv", "true", "aclEnable", "true",
+                "aclFile", "conf/plain_acl.yml", "controllerDLegerPeers", "n0-127.0.0.1:9878"));
+        assertThat(split.own()).containsOnlyKeys("aclEnable", "aclFile");
+        assertThat(split.controller()).containsOnlyKeys("controllerDLegerPeers");
+    }
+
+    @Test
     void printsSettingsAndRefusesBadArguments() {
         assertThat(NamesrvLauncher.run(new String[] {"-p"})).isZero();
         assertThat(NamesrvLauncher.run(new String[] {"-x"})).isEqualTo(1);

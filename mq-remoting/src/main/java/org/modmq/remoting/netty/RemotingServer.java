@@ -148,8 +148,21 @@ public final class RemotingServer implements AutoCloseable {
             }
             serverChannel = bind.channel();
             boundAddress = (InetSocketAddress) serverChannel.localAddress();
+            // The acceptor thread has time to spare: a look at two or three small files, now and then a new
+            // context, delays accepting by milliseconds at most. The task ends with the group.
+            tls.reloadAgent().ifPresent(agent -> bossGroup.next().scheduleWithFixedDelay(() -> reload(agent),
+                    1, 1, TimeUnit.SECONDS));
             LOG.info("remoting server listening on {} ({})", serverChannel.localAddress(), tls);
             return this;
+        }
+    }
+
+    private static void reload(TlsReloadAgent agent) {
+        try {
+            agent.doWork();
+        } catch (RuntimeException e) {
+            // A scheduled Netty task that throws is not run again; the certificate would never reload.
+            LOG.warn("TLS certificate reload check failed; the next one runs in a second", e);
         }
     }
 

@@ -54,6 +54,23 @@ final class TlsContexts {
     }
 
     /**
+     * The server's certificate and key alone, without client authentication: what {@link TlsContextProbe}
+     * handshakes with to prove the pair belongs together.
+     *
+     * @throws ConfigException as {@link #server}
+     */
+    static SslContext serverIdentity(TlsSettings settings) {
+        File cert = existing(TlsSettings.SERVER_CERT_PATH, settings.serverCertPath());
+        File key = existing(TlsSettings.SERVER_KEY_PATH, settings.serverKeyPath());
+        try {
+            return SslContextBuilder.forServer(cert, key, settings.serverKeyPassword()).sslProvider(SslProvider.JDK).build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new ConfigException("cannot build the TLS server context from " + TlsSettings.SERVER_CERT_PATH + "="
+                    + cert + " and " + TlsSettings.SERVER_KEY_PATH + "=" + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The dialing side (whether or not {@code tls.enable} is set).
      *
      * @throws ConfigException when a file is missing or does not parse

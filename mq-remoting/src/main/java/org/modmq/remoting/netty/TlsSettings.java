@@ -51,12 +51,16 @@ import org.modmq.api.config.ConfigException;
  *     {@code tls.client.trustCertPath} (or the JDK's trust store); false trusts any (default false)
  * @param clientTrustCertPath {@code tls.client.trustCertPath}
  * @param configFileRead the {@code tls.config.file} that was read, or null when none was
+ * @param reloadIntervalSeconds {@code tlsReloadIntervalSeconds} (modmq; RocketMQ always watches its files):
+ *     how often a server port checks its certificate, key and trust files for changes and, when they
+ *     changed, builds a new context for new connections ({@link TlsReloadAgent}); 0 never (default 10)
  */
 public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
                           String serverCertPath, String serverKeyPath, String serverKeyPassword,
                           String needClientAuth, boolean serverAuthClient, String serverTrustCertPath,
                           String clientCertPath, String clientKeyPath, String clientKeyPassword,
-                          boolean clientAuthServer, String clientTrustCertPath, String configFileRead) {
+                          boolean clientAuthServer, String clientTrustCertPath, String configFileRead,
+                          long reloadIntervalSeconds) {
 
     public static final String SERVER_MODE = "tls.server.mode";
     public static final String ENABLE = "tls.enable";
@@ -73,6 +77,10 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
     public static final String CLIENT_CERT_PATH = "tls.client.certPath";
     public static final String CLIENT_AUTH_SERVER = "tls.client.authServer";
     public static final String CLIENT_TRUST_CERT_PATH = "tls.client.trustCertPath";
+    /** modmq's key: seconds between checks of the server's certificate files, 0 for none. */
+    public static final String RELOAD_INTERVAL_SECONDS = "tlsReloadIntervalSeconds";
+    /** The default of {@value #RELOAD_INTERVAL_SECONDS}. */
+    public static final long DEFAULT_RELOAD_INTERVAL_SECONDS = 10;
     /** Configuration-file spelling of {@value #SERVER_MODE}. */
     public static final String MODE_ALIAS = "tlsMode";
     /** RocketMQ's client-config key, a configuration-file spelling of {@value #ENABLE}. */
@@ -83,7 +91,7 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
     private static final List<String> PROPERTY_KEYS = List.of(SERVER_MODE, ENABLE, CONFIG_FILE, TEST_MODE_ENABLE,
             SERVER_NEED_CLIENT_AUTH, SERVER_KEY_PATH, SERVER_KEY_PASSWORD, SERVER_CERT_PATH, SERVER_AUTH_CLIENT,
             SERVER_TRUST_CERT_PATH, CLIENT_KEY_PATH, CLIENT_KEY_PASSWORD, CLIENT_CERT_PATH, CLIENT_AUTH_SERVER,
-            CLIENT_TRUST_CERT_PATH);
+            CLIENT_TRUST_CERT_PATH, RELOAD_INTERVAL_SECONDS);
     private static final Set<String> NOT_IN_CONFIG_FILE = Set.of(SERVER_MODE, ENABLE, CONFIG_FILE);
     private static final Map<String, String> ALIASES = Map.of(MODE_ALIAS, SERVER_MODE, ENABLE_ALIAS, ENABLE);
     private static final Set<String> CLIENT_AUTH_VALUES = Set.of("none", "optional", "require");
@@ -94,6 +102,9 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
     public TlsSettings {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(needClientAuth, "needClientAuth");
+        if (reloadIntervalSeconds < 0) {
+            throw new ConfigException(RELOAD_INTERVAL_SECONDS + "=" + reloadIntervalSeconds + " must be >= 0 (0: never)");
+        }
     }
 
     private static Set<String> keys() {
@@ -150,7 +161,20 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
                 merged.get(SERVER_CERT_PATH), merged.get(SERVER_KEY_PATH), merged.get(SERVER_KEY_PASSWORD),
                 needClientAuth, bool(merged, SERVER_AUTH_CLIENT, false), merged.get(SERVER_TRUST_CERT_PATH),
                 merged.get(CLIENT_CERT_PATH), merged.get(CLIENT_KEY_PATH), merged.get(CLIENT_KEY_PASSWORD),
-                bool(merged, CLIENT_AUTH_SERVER, false), merged.get(CLIENT_TRUST_CERT_PATH), configFileRead);
+                bool(merged, CLIENT_AUTH_SERVER, false), merged.get(CLIENT_TRUST_CERT_PATH), configFileRead,
+                seconds(merged));
+    }
+
+    private static long seconds(Map<String, String> merged) {
+        String value = merged.get(RELOAD_INTERVAL_SECONDS);
+        if (value == null) {
+            return DEFAULT_RELOAD_INTERVAL_SECONDS;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(RELOAD_INTERVAL_SECONDS + "=" + value + " is not a whole number of seconds");
+        }
     }
 
     /** Lays the keys of {@code tls.config.file} over {@code merged}; returns the file read, or null. */
@@ -201,7 +225,7 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
     public TlsSettings withMode(TlsMode newMode) {
         return new TlsSettings(newMode, clientEnabled, testMode, serverCertPath, serverKeyPath, serverKeyPassword,
                 needClientAuth, serverAuthClient, serverTrustCertPath, clientCertPath, clientKeyPath, clientKeyPassword,
-                clientAuthServer, clientTrustCertPath, configFileRead);
+                clientAuthServer, clientTrustCertPath, configFileRead, reloadIntervalSeconds);
     }
 
     /** One line for the start-up log: everything but the passwords. */
@@ -213,6 +237,7 @@ public record TlsSettings(TlsMode mode, boolean clientEnabled, boolean testMode,
                 + SERVER_AUTH_CLIENT + "=" + serverAuthClient + ", " + SERVER_TRUST_CERT_PATH + "=" + serverTrustCertPath
                 + ", " + CLIENT_CERT_PATH + "=" + clientCertPath + ", " + CLIENT_KEY_PATH + "=" + clientKeyPath + ", "
                 + CLIENT_AUTH_SERVER + "=" + clientAuthServer + ", " + CLIENT_TRUST_CERT_PATH + "=" + clientTrustCertPath
-                + ", " + CONFIG_FILE + (configFileRead == null ? " not read" : "=" + configFileRead);
+                + ", " + CONFIG_FILE + (configFileRead == null ? " not read" : "=" + configFileRead) + ", "
+                + RELOAD_INTERVAL_SECONDS + "=" + reloadIntervalSeconds;
     }
 }

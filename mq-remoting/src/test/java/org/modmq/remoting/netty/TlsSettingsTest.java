@@ -94,6 +94,6 @@ class TlsSettingsTest {
     void keysListsEveryNameAConfigurationFileMayHold() {
         assertThat(TlsSettings.KEYS).contains("tlsMode", "useTLS", "tls.server.mode", "tls.enable",
                 "tls.config.file", "tls.test.mode.enable", "tls.server.need.client.auth", "tls.server.certPath",
-                "tls.client.trustCertPath").hasSize(17);
+                "tls.client.trustCertPath", "tlsReloadIntervalSeconds").hasSize(18);
     }
 }

@@ -1,0 +1,48 @@
+package org.modmq.controller;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigValues;
+
+/**
+ * ACL 1.0 on the controller's remoting port: the name server's keys {@code aclEnable} and {@code aclFile}.
+ * They are not in {@link ControllerConfig#KEYS}: in a file that runs the controller beside a name server
+ * ({@code enableControllerInNamesrv=true}) they stay the name server's, and the controller follows the
+ * process's setting ({@link ControllerConfig#withAcl}); in {@code controller.conf} they are the controller's
+ * own. Immutable.
+ *
+ * @param enabled {@code aclEnable}: every request must be signed by an account of the file
+ * @param file {@code aclFile}, default {@code conf/plain_acl.yml}, relative to the working directory (the
+ *     distribution's, as the launch scripts set it), as for the broker and the name server
+ */
+public record ControllerAcl(boolean enabled, Path file) {
+
+    /** The two keys. */
+    public static final Set<String> KEYS = Set.of("aclEnable", "aclFile");
+
+    /** Where {@code aclFile} points by default. */
+    public static final String DEFAULT_FILE = "conf/plain_acl.yml";
+
+    public ControllerAcl {
+        Objects.requireNonNull(file, "file");
+    }
+
+    /** ACL off. */
+    public static ControllerAcl off() {
+        return new ControllerAcl(false, Path.of(DEFAULT_FILE));
+    }
+
+    /** @throws ConfigException naming {@code aclEnable} when it is not true or false */
+    static ControllerAcl parse(ConfigValues config) {
+        String file = config.string("aclFile", "").trim();
+        return new ControllerAcl(config.bool("aclEnable", false), Path.of(file.isEmpty() ? DEFAULT_FILE : file));
+    }
+
+    /** The two keys as {@code GET_CONTROLLER_CONFIG} lists them. */
+    Map<String, String> asProperties() {
+        return Map.of("aclEnable", Boolean.toString(enabled), "aclFile", file.toString());
+    }
+}
