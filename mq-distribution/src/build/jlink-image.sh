@@ -6,8 +6,10 @@
 #
 #   jlink-image.sh STAGING [JAVA_HOME]
 #
-# The JDK modules are what jdeps finds in every jar, plus those reached only through ServiceLoader
-# or reflection, which jdeps cannot see: jdk.crypto.ec (elliptic-curve keys and TLS cipher suites).
+# The JDK modules are what jdeps finds in every jar, plus two it cannot see: java.naming, which logback
+# declares "requires static" but whose classes its XML configuration loads (NoClassDefFoundError at
+# start-up without it), and jdk.crypto.ec, reached only as a security provider (elliptic-curve keys
+# and TLS cipher suites).
 # The image gets its own class-data sharing archive of the JDK's classes (--generate-cds-archive),
 # which the launchers' per-process archive builds on.
 set -eu
@@ -28,7 +30,7 @@ module_path="$staging/lib:$staging/plugins"
 
 found=$("${bin}jdeps" --multi-release 17 --ignore-missing-deps --print-module-deps \
     --module-path "$module_path" --add-modules ALL-MODULE-PATH)
-modules="$found,jdk.crypto.ec"
+modules="$found,java.naming,jdk.crypto.ec"
 echo "runtime/: JDK modules $modules"
 
 rm -rf "$image"

@@ -113,15 +113,17 @@ modmq_memory_mb() {
 }
 
 # The heap and direct memory options of a sizing rule ($1) for $2 MiB of memory, each share clamped:
-#   broker (bin/mqbroker, bin/modmq): heap 1/4 (64 MiB to 2 GiB), direct memory 1/4 (64 MiB to 2 GiB),
-#     initial heap 64 MiB; the other half is for the page cache of the memory-mapped store files,
+#   broker (bin/mqbroker, bin/modmq): heap 1/4 (64 MiB to 1 GiB), direct memory 1/4 (64 MiB to 1 GiB),
+#     initial heap 64 MiB; the rest is for the page cache of the memory-mapped store files,
 #     metaspace, thread stacks and code.
-#   small (bin/mqnamesrv, bin/mqcontroller): heap 1/8 (32 MiB to 512 MiB), direct memory 1/16
+#   small (bin/mqnamesrv, bin/mqcontroller): heap 1/8 (32 MiB to 256 MiB), direct memory 1/16
 #     (32 MiB to 256 MiB), initial heap 32 MiB.
+# The caps keep a large host at about the fixed sizes the launchers had before (heap 256 MiB, direct
+# memory 1 GiB for a broker, 256 MiB for the others): a broker's data lives in the page cache.
 modmq_memory_options() {
     case $1 in
-        broker) set -- "$2" 4 64 2048 4 64 2048 64 ;;
-        small) set -- "$2" 8 32 512 16 32 256 32 ;;
+        broker) set -- "$2" 4 64 1024 4 64 1024 64 ;;
+        small) set -- "$2" 8 32 256 16 32 256 32 ;;
         *) echo "modmq: unknown sizing rule $1" >&2; return 1 ;;
     esac
     # $1 MiB, heap divisor/min/max, direct divisor/min/max, initial heap

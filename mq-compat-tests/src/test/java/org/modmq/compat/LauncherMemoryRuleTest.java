@@ -86,16 +86,16 @@ class LauncherMemoryRuleTest {
         assertThat(launch("mqbroker")).containsSubsequence("-Xms64m", "-Xmx256m", "-XX:MaxDirectMemorySize=256m");
 
         write(v1.resolve("memory.limit_in_bytes"), "9223372036854771712");
-        writeMeminfo(4L * 1024 * 1024);
-        assertThat(launch("mqbroker")).containsSubsequence("-Xms64m", "-Xmx1024m", "-XX:MaxDirectMemorySize=1024m");
+        writeMeminfo(3L * 1024 * 1024);
+        assertThat(launch("mqbroker")).containsSubsequence("-Xms64m", "-Xmx768m", "-XX:MaxDirectMemorySize=768m");
     }
 
     @Test
     void noLimitOnALargeHostIsCapped() throws Exception {
         write(cgroup.resolve("memory.max"), "max");
 
-        assertThat(launch("mqbroker")).containsSubsequence("-Xms64m", "-Xmx2048m", "-XX:MaxDirectMemorySize=2048m");
-        assertThat(launch("mqnamesrv")).containsSubsequence("-Xms32m", "-Xmx512m", "-XX:MaxDirectMemorySize=256m");
+        assertThat(launch("mqbroker")).containsSubsequence("-Xms64m", "-Xmx1024m", "-XX:MaxDirectMemorySize=1024m");
+        assertThat(launch("mqnamesrv")).containsSubsequence("-Xms32m", "-Xmx256m", "-XX:MaxDirectMemorySize=256m");
     }
 
     @Test
