@@ -118,8 +118,8 @@ class ChosenPluginsDistributionTest {
     private String runToExit(Distribution distribution, String script, Path conf, String name) throws Exception {
         Map<String, String> environment = BuiltDistribution.launcherEnvironment(Distribution.TEST_HEAP_OPTS,
                 workDir.resolve("logs"));
-        Exited exited = run(List.of(distribution.script(script), "-c", conf.toString()), environment,
-                workDir.resolve(name + ".out"));
+        String launcher = distribution.home().resolve("bin").resolve(script).toString();
+        Exited exited = run(List.of(launcher, "-c", conf.toString()), environment, workDir.resolve(name + ".out"));
         assertThat(exited.status()).as(exited.output()).isEqualTo(1);
         return exited.output();
     }
