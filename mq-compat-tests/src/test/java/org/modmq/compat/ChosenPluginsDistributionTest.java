@@ -73,13 +73,19 @@ class ChosenPluginsDistributionTest {
 
             Distribution.BrokerConf direct = chosen.brokerConf(workDir, "broker-direct", List.of(conf.namesrvAddr()),
                     Map.of("storeBackend", "direct"));
-            assertThat(runToExit(chosen, "mqbroker", direct.file(), "broker-direct"))
-                    .contains("storeBackend=direct in " + direct.file()
-                            + " names no installed plugin: expected one of [mmap]");
             Distribution.BrokerConf push = chosen.brokerConf(workDir, "broker-push", List.of(conf.namesrvAddr()),
                     Map.of("haStrategy", "push"));
-            assertThat(runToExit(chosen, "mqbroker", push.file(), "broker-push"))
-                    .contains("haStrategy=push in " + push.file() + " names no installed plugin: expected one of [pull]");
+            // Both at once: each is a JVM start.
+            Process directBroker = startBroker(chosen, direct);
+            Process pushBroker = startBroker(chosen, push);
+            Exited refusedDirect = awaitExit(directBroker, output(direct.label()));
+            Exited refusedPush = awaitExit(pushBroker, output(push.label()));
+            assertThat(refusedDirect.status()).as(refusedDirect.output()).isEqualTo(1);
+            assertThat(refusedDirect.output()).contains("storeBackend=direct in " + direct.file()
+                    + " names no installed plugin: expected one of [mmap]");
+            assertThat(refusedPush.status()).as(refusedPush.output()).isEqualTo(1);
+            assertThat(refusedPush.output()).contains("haStrategy=push in " + push.file()
+                    + " names no installed plugin: expected one of [pull]");
             assertThat(standalone.isAlive()).isTrue();
         }
     }
@@ -95,8 +101,8 @@ class ChosenPluginsDistributionTest {
 
     /** Runs the selection step expecting it to fail; returns what it printed. */
     private String select(Path out, String list) throws Exception {
-        Exited exited = run(List.of("sh", property(SELECT_PROPERTY), property(CANDIDATES_PROPERTY), out.toString(), list),
-                Map.of(), workDir.resolve("select-" + list.hashCode() + ".out"));
+        Exited exited = run(List.of("sh", property(SELECT_PROPERTY), property(CANDIDATES_PROPERTY), out.toString(),
+                list), Map.of(), output("select-" + list.hashCode()));
         assertThat(exited.status()).as(exited.output()).isEqualTo(1);
         return exited.output();
     }
@@ -109,30 +115,40 @@ class ChosenPluginsDistributionTest {
             copyTree(built.home().resolve(dir), home.resolve(dir));
         }
         Exited exited = run(List.of("sh", property(SELECT_PROPERTY), property(CANDIDATES_PROPERTY),
-                home.resolve("plugins").toString(), plugins), Map.of(), workDir.resolve("select.out"));
+                home.resolve("plugins").toString(), plugins), Map.of(), output("select"));
         assertThat(exited.status()).as(exited.output()).isZero();
         return Distribution.at(home);
     }
 
-    /** Starts {@code bin/<script> -c conf} and waits for it to exit with status 1; returns its output. */
-    private String runToExit(Distribution distribution, String script, Path conf, String name) throws Exception {
+    /** Starts {@code bin/mqbroker -c <conf>}, its output in {@code workDir/<label>.out}. */
+    private Process startBroker(Distribution distribution, Distribution.BrokerConf conf) throws IOException {
         Map<String, String> environment = BuiltDistribution.launcherEnvironment(Distribution.TEST_HEAP_OPTS,
                 workDir.resolve("logs"));
-        String launcher = distribution.home().resolve("bin").resolve(script).toString();
-        Exited exited = run(List.of(launcher, "-c", conf.toString()), environment, workDir.resolve(name + ".out"));
-        assertThat(exited.status()).as(exited.output()).isEqualTo(1);
-        return exited.output();
+        String launcher = distribution.home().resolve("bin").resolve("mqbroker").toString();
+        return start(List.of(launcher, "-c", conf.file().toString()), environment, output(conf.label()));
+    }
+
+    private Path output(String name) {
+        return workDir.resolve(name + ".out");
     }
 
     private Exited run(List<String> command, Map<String, String> environment, Path output) throws Exception {
+        return awaitExit(start(command, environment, output), output);
+    }
+
+    private Process start(List<String> command, Map<String, String> environment, Path output) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         builder.environment().keySet().removeAll(ChildProcess.CLEARED_ENVIRONMENT);
         builder.environment().putAll(environment);
-        Process process = builder.start();
+        return builder.start();
+    }
+
+    private static Exited awaitExit(Process process, Path output) throws Exception {
         if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " still running after " + EXIT_TIMEOUT + ":\n" + read(output));
+            throw new AssertionError(process.info().commandLine().orElse("a process") + " still running after "
+                    + EXIT_TIMEOUT + ":\n" + read(output));
         }
         return new Exited(process.exitValue(), read(output));
     }
