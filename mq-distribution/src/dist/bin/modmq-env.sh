@@ -50,7 +50,7 @@ modmq_launch() {
     module_path="$MODMQ_HOME/lib:$MODMQ_HOME/plugins"
     cds_options=$(modmq_cds_options "$log_name" "$java_cmd" "$module_path")
 
-    echo "$log_name: pid $$, home $MODMQ_HOME, logs $log_dir/$log_name.log, memory $memory_note"
+    echo "$log_name: pid $$, home $MODMQ_HOME, logs $log_dir/$log_name.log, java $java_cmd, memory $memory_note"
     if [ -n "$MODMQ_PID_FILE" ]; then
         echo "$$" > "$MODMQ_PID_FILE"
     fi
