@@ -47,6 +47,19 @@ final class Distribution {
         return new Distribution(BuiltDistribution.located());
     }
 
+    /**
+     * The distribution in {@code home} (one a test assembled, e.g. with other plugins).
+     *
+     * @throws IllegalStateException if {@code home} is not a built distribution
+     */
+    static Distribution at(Path home) {
+        return new Distribution(BuiltDistribution.at(home));
+    }
+
+    Path home() {
+        return built.home();
+    }
+
     Path lib() {
         return built.lib();
     }
