@@ -69,7 +69,7 @@ public final class PluginSelection {
                 }
             }
             throw new ConfigException(key + "=" + name + " in " + config.source() + " names no installed plugin: "
-                    + "expected one of " + e.present());
+                    + "expected one of " + registry.names());
         }
     }
 }
