@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Parses {@code broker.conf} ({@link Properties} syntax, RocketMQ key names) into a {@link BrokerConfig}.
  * Besides the broker's own keys it accepts every key an installed plugin declares and checks those of the
- * chosen plugins ({@link PluginKeys}). An unknown key is a {@link ConfigException} naming the key and the
+ * chosen plugins ({@code PluginKeys}). An unknown key is a {@link ConfigException} naming the key and the
  * file; a RocketMQ key modmq does not act on is a warning. Stateless and thread-safe.
  */
 public final class BrokerConfigParser {

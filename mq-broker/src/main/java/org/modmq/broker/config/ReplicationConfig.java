@@ -9,7 +9,7 @@ import java.util.Optional;
  * {@link BrokerIdentityConfig}. Immutable.
  *
  * <p>The strategy plugins declare their own keys ({@code haTransferBatchSize}, {@code haSendHeartbeatInterval},
- * ...; see {@link PluginKeys}), each with its own default.
+ * ...; see {@code PluginKeys}), each with its own default.
  *
  * @param strategy modmq's {@code haStrategy}: the ReplicationStrategy provider name ({@code pull} or {@code push})
  * @param slaveFallBehindMaxBytes a slave further behind than this is not in sync

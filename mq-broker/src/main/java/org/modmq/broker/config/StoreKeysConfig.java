@@ -7,7 +7,7 @@ import org.modmq.api.message.DelayLevels;
 
 /**
  * The store settings the broker reads from {@code broker.conf} and hands to the message store. The
- * storage and flush plugins declare their own keys ({@link PluginKeys}). Immutable; sizes in bytes, times
+ * storage and flush plugins declare their own keys ({@code PluginKeys}). Immutable; sizes in bytes, times
  * in ms unless named otherwise.
  *
  * @param rootDir {@code storePathRootDir}; metadata lives in {@code rootDir/config}
