@@ -22,6 +22,7 @@ import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.DelayLevels;
 import org.modmq.api.message.PutStatus;
@@ -109,7 +110,9 @@ public final class MessageStore implements AutoCloseable {
         this.ownedBackend = ownedBackend;
         ConfigValues values = parts.config().values();
         this.flushTarget = health.watch(parts.log());
-        this.flush = flushProvider.create(values, new FlushContext(context, flushTarget));
+        this.flush = flushProvider.create(PluginConfig.of(flushProvider.configKeys(), values),
+                new FlushContext(context, flushTarget));
+        flush.start();
         this.reader = new MessageReader(parts.log(), parts.queues());
         this.keys = new KeyQuery(parts.log(), parts.index());
         this.completions = Executors.newSingleThreadExecutor(runnable -> {
@@ -128,7 +131,7 @@ public final class MessageStore implements AutoCloseable {
         this.roles = new RoleTransitions(parts, tracker, initialRole(values, parts));
         this.replicatedLog = new StoreReplicatedLog(parts, tracker, roles);
         this.strategy = replicationProvider == null ? new LocalOnlyReplication()
-                : replicationProvider.create(values, new ReplicationContext(context, replicatedLog, tracker));
+                : createReplication(replicationProvider, values, new ReplicationContext(context, replicatedLog, tracker));
         try {
             strategy.start();
             roles.start(strategy, values.longValue("brokerId", policy.controllerMode() ? -1 : 0));
@@ -145,6 +148,18 @@ public final class MessageStore implements AutoCloseable {
         long probePeriod = values.longValue(PROBE_INTERVAL_KEY, 500);
         this.healthProbe = context.scheduler().scheduleWithFixedDelay(this::probeHealth, probePeriod, probePeriod,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** Creates the strategy; closes the flush policy when that fails, as nothing else will. */
+    private ReplicationStrategy createReplication(ReplicationStrategyProvider provider, ConfigValues values,
+                                                  ReplicationContext replicationContext) {
+        try {
+            return provider.create(PluginConfig.of(provider.configKeys(), values), replicationContext);
+        } catch (RuntimeException e) {
+            completions.shutdownNow();
+            flush.close();
+            throw e;
+        }
     }
 
     /**
@@ -206,9 +221,11 @@ public final class MessageStore implements AutoCloseable {
         FlushPolicyProvider flushProvider = ProviderRegistry.load(FlushPolicyProvider.class).get(config.flushDiskType());
         ReplicationStrategyProvider replication = values.get("haStrategy")
                 .map(name -> ProviderRegistry.load(ReplicationStrategyProvider.class).get(name)).orElse(null);
-        StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get(config.storeBackend())
-                .create(values, context);
+        StorageBackendProvider backendProvider = ProviderRegistry.load(StorageBackendProvider.class)
+                .get(config.storeBackend());
+        StorageBackend backend = backendProvider.create(PluginConfig.of(backendProvider.configKeys(), values), context);
         try {
+            backend.start();
             StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()));
             try {
                 return new MessageStore(parts, flushProvider, replication, context, backend);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
@@ -61,8 +62,8 @@ class BackendRoundTripTest {
     void roundTripsAcrossSegmentsAndReopens(String name) throws Exception {
         PluginContext context = new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
         List<PutResult> results = new ArrayList<>();
-        try (StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get(name)
-                .create(config(), context)) {
+        StorageBackendProvider provider = ProviderRegistry.load(StorageBackendProvider.class).get(name);
+        try (StorageBackend backend = provider.create(PluginConfig.of(provider.configKeys(), config()), context)) {
             try (MessageStore store = open(backend)) {
                 for (int i = 0; i < 150; i++) {
                     results.add(store.putMessage(TestMessages.message("Topic" + (i % 2), 0,

@@ -1,6 +1,6 @@
 package org.modmq.store;
 
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
@@ -17,7 +17,7 @@ final class CapturingReplication implements ReplicationStrategyProvider {
     }
 
     @Override
-    public ReplicationStrategy create(ConfigValues config, ReplicationContext context) {
+    public ReplicationStrategy create(PluginConfig config, ReplicationContext context) {
         this.context = context;
         return new LocalOnlyReplication();
     }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.StoredMessage;
@@ -357,7 +358,7 @@ class MessageStoreTest {
                 }
 
                 @Override
-                public org.modmq.api.spi.flush.FlushPolicy create(ConfigValues config,
+                public org.modmq.api.spi.flush.FlushPolicy create(PluginConfig config,
                                                                   org.modmq.api.spi.flush.FlushContext context) {
                     return HeldFlushPolicy.this;
                 }

@@ -1,5 +1,6 @@
 package org.modmq.api.spi;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,11 @@ public final class ProviderRegistry<P extends NamedProvider> {
             throw new UnknownProviderException(spi, name, names());
         }
         return provider;
+    }
+
+    /** The providers, sorted by name. */
+    public Collection<P> providers() {
+        return byName.values();
     }
 
     /** The names of all providers, sorted. */

@@ -23,8 +23,8 @@ class ConfigValuesTest {
     @Test
     void malformedValuesNameTheKey() {
         assertThatThrownBy(() -> config.intValue("bad", 0)).isInstanceOf(ConfigException.class).hasMessageContaining("bad=x1");
-        assertThatThrownBy(() -> config.enumValue("bad", FlushDiskType.class, FlushDiskType.ASYNC_FLUSH))
-                .hasMessageContaining("[SYNC_FLUSH, ASYNC_FLUSH]");
+        assertThatThrownBy(() -> config.enumValue("bad", BrokerRole.class, BrokerRole.ASYNC_MASTER))
+                .hasMessageContaining("[SYNC_MASTER, ASYNC_MASTER, SLAVE]");
         assertThatThrownBy(() -> config.bool("bad", false)).hasMessageContaining("true, false");
     }
 }

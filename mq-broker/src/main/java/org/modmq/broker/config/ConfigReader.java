@@ -9,13 +9,17 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.List;
 import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
 
 /**
  * Typed reads over one configuration source that remember which keys were read and the effective
  * value of each, so that the parser can report unknown keys and {@code GET_BROKER_CONFIG} can show
- * what is in force. Every error names the key, the value, the source and what is allowed.
+ * what is in force. Every error names the key, the value, the source and what is allowed. Each typed
+ * read also records a {@link ConfigKey} (type, default, bounds), so that the broker's own keys are
+ * declared the way plugin keys are, for the configuration reference.
  * Not thread-safe: used by one parser on one thread.
  */
 final class ConfigReader {
@@ -24,6 +28,7 @@ final class ConfigReader {
     private final String source;
     private final Set<String> consumed = new LinkedHashSet<>();
     private final Map<String, String> effective = new TreeMap<>();
+    private final Map<String, ConfigKey> declared = new TreeMap<>();
 
     ConfigReader(ConfigValues values, String source) {
         this.values = Objects.requireNonNull(values, "values");
@@ -45,10 +50,16 @@ final class ConfigReader {
     }
 
     String string(String key, String defaultValue) {
+        declare(() -> ConfigKey.string(key, defaultValue, ""));
         return remember(key, raw(key).orElse(defaultValue));
     }
 
     long longIn(String key, long defaultValue, long min, long max) {
+        declare(() -> ConfigKey.longValue(key, defaultValue, min, max, ""));
+        return readLong(key, defaultValue, min, max);
+    }
+
+    private long readLong(String key, long defaultValue, long min, long max) {
         Optional<String> raw = raw(key);
         long value = defaultValue;
         if (raw.isPresent()) {
@@ -66,10 +77,13 @@ final class ConfigReader {
     }
 
     int intIn(String key, int defaultValue, int min, int max) {
-        return (int) longIn(key, defaultValue, min, max);
+        declare(() -> ConfigKey.integer(key, defaultValue, min, max, ""));
+        return (int) readLong(key, defaultValue, min, max);
     }
 
     double doubleIn(String key, double defaultValue, double min, double max) {
+        declare(() -> new ConfigKey(key, ConfigKey.ValueType.DOUBLE, Double.toString(defaultValue), "", 0, 0,
+                List.of()));
         Optional<String> raw = raw(key);
         double value = defaultValue;
         if (raw.isPresent()) {
@@ -87,6 +101,7 @@ final class ConfigReader {
     }
 
     boolean bool(String key, boolean defaultValue) {
+        declare(() -> ConfigKey.bool(key, defaultValue, ""));
         Optional<String> raw = raw(key);
         boolean value = defaultValue;
         if (raw.isPresent()) {
@@ -101,6 +116,8 @@ final class ConfigReader {
     }
 
     <E extends Enum<E>> E enumValue(String key, Class<E> type, E defaultValue) {
+        declare(() -> ConfigKey.choice(key, defaultValue.name(),
+                Arrays.stream(type.getEnumConstants()).map(Enum::name).toList(), ""));
         Optional<String> raw = raw(key);
         E value = defaultValue;
         if (raw.isPresent()) {
@@ -116,6 +133,27 @@ final class ConfigReader {
         }
         remember(key, value.name());
         return value;
+    }
+
+    /**
+     * What each key read so far takes, without descriptions; a key read without a typed accessor is
+     * declared as a string whose default is its effective value.
+     */
+    Map<String, ConfigKey> declarations() {
+        Map<String, ConfigKey> all = new TreeMap<>(declared);
+        for (String key : consumed) {
+            all.computeIfAbsent(key, k -> ConfigKey.string(k, effective.get(k), ""));
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    private void declare(java.util.function.Supplier<ConfigKey> declaration) {
+        try {
+            ConfigKey key = declaration.get();
+            declared.putIfAbsent(key.name(), key);
+        } catch (IllegalArgumentException e) {
+            // A default outside its own bounds (a sentinel): the key is then listed as a string.
+        }
     }
 
     /** Keys read so far, in reading order. */

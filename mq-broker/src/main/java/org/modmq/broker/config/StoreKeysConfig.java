@@ -3,22 +3,22 @@ package org.modmq.broker.config;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.modmq.api.config.ConfigException;
-import org.modmq.api.config.FlushDiskType;
 import org.modmq.api.message.DelayLevels;
 
 /**
- * The store settings the broker reads from {@code broker.conf} and hands to the message store and
- * to the storage/flush plugins. Immutable; sizes in bytes, times in ms unless named otherwise.
+ * The store settings the broker reads from {@code broker.conf} and hands to the message store. The
+ * storage and flush plugins declare their own keys ({@code PluginKeys}). Immutable; sizes in bytes, times
+ * in ms unless named otherwise.
  *
  * @param rootDir {@code storePathRootDir}; metadata lives in {@code rootDir/config}
  * @param commitLogDir {@code storePathCommitLog}, default {@code rootDir/commitlog}
  * @param commitLogFileSize {@code mappedFileSizeCommitLog}
  * @param consumeQueueFileSize {@code mappedFileSizeConsumeQueue} (a multiple of 20)
  * @param storeBackend modmq's {@code storeBackend}: the StorageBackend provider name
- * @param flushDiskType {@code flushDiskType}: the FlushPolicy provider name
- * @param syncFlushTimeoutMillis {@code syncFlushTimeout}
- * @param flushIntervalMillis {@code flushIntervalCommitLog}
- * @param flushLeastPages {@code flushCommitLogLeastPages}
+ * @param flushDiskType {@code flushDiskType}: the FlushPolicy provider name, RocketMQ's {@code SYNC_FLUSH} or
+ *     {@code ASYNC_FLUSH} or any installed policy's (spelled as the provider spells it when the case differs)
+ * @param syncFlushTimeoutMillis {@code syncFlushTimeout}: the SYNC_FLUSH policy's timeout, also the bound of a
+ *     lease-gated answer in controller mode
  * @param fileReservedHours {@code fileReservedTime}
  * @param deleteWhen {@code deleteWhen}: hours of the day, {@code HH;HH}
  * @param diskMaxUsedSpaceRatio {@code diskMaxUsedSpaceRatio}, percent
@@ -26,8 +26,8 @@ import org.modmq.api.message.DelayLevels;
  * @param delayLevels {@code messageDelayLevel}: the delay of each level, RocketMQ's 18 by default
  */
 public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFileSize, long consumeQueueFileSize,
-                              String storeBackend, FlushDiskType flushDiskType, long syncFlushTimeoutMillis,
-                              long flushIntervalMillis, int flushLeastPages, int fileReservedHours,
+                              String storeBackend, String flushDiskType, long syncFlushTimeoutMillis,
+                              int fileReservedHours,
                               String deleteWhen, int diskMaxUsedSpaceRatio, int maxMessageSize,
                               DelayLevels delayLevels) {
 
@@ -38,6 +38,13 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         Objects.requireNonNull(flushDiskType, "flushDiskType");
         Objects.requireNonNull(deleteWhen, "deleteWhen");
         Objects.requireNonNull(delayLevels, "delayLevels");
+    }
+
+    /** A copy choosing the flush policy {@code name} (the provider's spelling of what the file says). */
+    StoreKeysConfig withFlushDiskType(String name) {
+        return name.equals(flushDiskType) ? this : new StoreKeysConfig(rootDir, commitLogDir, commitLogFileSize,
+                consumeQueueFileSize, storeBackend, name, syncFlushTimeoutMillis, fileReservedHours, deleteWhen,
+                diskMaxUsedSpaceRatio, maxMessageSize, delayLevels);
     }
 
     /** {@code rootDir/config}: where the metadata JSON files live. */
@@ -55,10 +62,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
             throw reader.bad("mappedFileSizeConsumeQueue", Long.toString(cqSize), "a multiple of 20");
         }
         String backend = reader.string("storeBackend", "mmap");
-        FlushDiskType flush = reader.enumValue("flushDiskType", FlushDiskType.class, FlushDiskType.ASYNC_FLUSH);
+        String flush = reader.string("flushDiskType", "ASYNC_FLUSH");
         long syncTimeout = reader.longIn("syncFlushTimeout", 5_000, 1, 600_000);
-        long interval = reader.longIn("flushIntervalCommitLog", 500, 1, 600_000);
-        int leastPages = reader.intIn("flushCommitLogLeastPages", 4, 0, 1 << 20);
         int reserved = reader.intIn("fileReservedTime", 72, 1, 24 * 3650);
         String deleteWhen = reader.string("deleteWhen", "04");
         if (!deleteWhen.matches("([01]?\\d|2[0-3])(;([01]?\\d|2[0-3]))*")) {
@@ -68,8 +73,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         int maxSize = reader.intIn("maxMessageSize", 4 * 1024 * 1024, 1, 64 * 1024 * 1024);
         DelayLevels delayLevels = delayLevels(reader);
         readPassThroughKeys(reader);
-        return new StoreKeysConfig(root, commitLog, commitLogSize, cqSize, backend, flush, syncTimeout, interval,
-                leastPages, reserved, deleteWhen, ratio, maxSize, delayLevels);
+        return new StoreKeysConfig(root, commitLog, commitLogSize, cqSize, backend, flush, syncTimeout,
+                reserved, deleteWhen, ratio, maxSize, delayLevels);
     }
 
     private static DelayLevels delayLevels(ConfigReader reader) {
@@ -85,19 +90,14 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
     }
 
     /**
-     * Keys the store and the bundled storage plugins read themselves from the raw values: checked here so
-     * a bad value fails at start-up with the file named, and listed as known keys.
+     * Keys the store reads itself from the raw values: checked here so a bad value fails at start-up with
+     * the file named, and listed as known keys.
      */
     private static void readPassThroughKeys(ConfigReader reader) {
         reader.longIn("flushIntervalConsumeQueue", 1_000, 1, 600_000);
         reader.doubleIn("diskSpaceWarningLevelRatio", 0.90, 0.10, 0.99);
         reader.intIn("maxHashSlotNum", 5_000_000, 1, Integer.MAX_VALUE);
         reader.intIn("maxIndexNum", 20_000_000, 1, Integer.MAX_VALUE);
-        reader.bool("warmMapedFileEnable", false);
-        reader.longIn("directWriteBufferBytes", 4L * 1024 * 1024, 4096, Integer.MAX_VALUE);
-        reader.longIn("directReadCacheBytes", 8L * 1024 * 1024, 0, Integer.MAX_VALUE);
         reader.longIn("storeFaultProbeInterval", 500, 10, 60_000);
-        // The faulty test backend's key (mq-store-faulty, not in the distribution): the backend it wraps.
-        reader.string("faultyDelegate", "mmap");
     }
 }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.RoleState;
@@ -108,8 +109,11 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
                     + "advertised to the name servers ({}) does not reach it; set haListenPort", identity.haServerAddr());
         }
         ConfigValues values = config.raw().with("haListenPort", String.valueOf(identity.haListenPort()));
-        StorageBackend backend = plugins.storageBackend(config).create(config.raw(), context);
+        var storage = plugins.storageBackend(config);
+        StorageBackend backend = storage.create(PluginConfig.of(storage.configKeys(), config.raw(), config.source()),
+                context);
         try {
+            backend.start();
             StoreConfig storeConfig = StoreConfig.from(values, config.store().rootDir());
             MessageStore store = MessageStore.open(storeConfig, backend, flush, replication, context,
                     MessageStore.diskUsageOf(storeConfig.rootDir()));

@@ -13,6 +13,7 @@ import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.broker.config.BrokerConfig;
 import org.modmq.broker.config.BrokerConfigParser;
+import org.modmq.broker.config.PluginCatalog;
 import org.modmq.remoting.protocol.body.DataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +70,8 @@ public final class LiveBrokerConfig {
      */
     public BrokerConfig update(Map<String, String> changes) {
         Objects.requireNonNull(changes, "changes");
-        Set<String> known = BrokerConfigParser.knownKeys();
+        Set<String> known = new TreeSet<>(BrokerConfigParser.knownKeys());
+        known.addAll(PluginCatalog.installed().declaredKeys());
         Set<String> unknown = new TreeSet<>();
         Set<String> refused = new TreeSet<>();
         for (String key : changes.keySet()) {

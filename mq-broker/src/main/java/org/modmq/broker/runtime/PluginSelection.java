@@ -9,13 +9,14 @@ import org.modmq.api.spi.flush.FlushPolicyProvider;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
 import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.broker.config.BrokerConfig;
+import org.modmq.broker.config.PluginCatalog;
 
 /**
  * Chooses the storage, flush and replication providers named by {@code storeBackend},
  * {@code flushDiskType} and {@code haStrategy}. The broker knows plugins only by these names: the
  * registries are loaded with {@link ProviderRegistry#load(Class)} (the {@code uses} clauses live in
- * {@code org.modmq.api}); an unknown name is a {@link ConfigException} naming the key, the file and the
- * names present. Stateless and thread-safe; the store binding factory calls it while opening the store.
+ * {@code org.modmq.api}); a name is matched exactly, else ignoring case; an unknown name is a
+ * {@link ConfigException} naming the key, the file and the names present. Stateless and thread-safe; the store binding factory calls it while opening the store.
  */
 public final class PluginSelection {
 
@@ -33,9 +34,12 @@ public final class PluginSelection {
 
     /** The providers visible on the module path (or class path) of this runtime. */
     public static PluginSelection discover() {
-        return new PluginSelection(ProviderRegistry.load(StorageBackendProvider.class),
-                ProviderRegistry.load(FlushPolicyProvider.class),
-                ProviderRegistry.load(ReplicationStrategyProvider.class));
+        return of(PluginCatalog.installed());
+    }
+
+    /** The providers of {@code catalog}. */
+    public static PluginSelection of(PluginCatalog catalog) {
+        return new PluginSelection(catalog.storage(), catalog.flush(), catalog.replication());
     }
 
     /** @throws ConfigException when no StorageBackend answers to {@code storeBackend} */
@@ -45,7 +49,7 @@ public final class PluginSelection {
 
     /** @throws ConfigException when no FlushPolicy answers to {@code flushDiskType} */
     public FlushPolicyProvider flushPolicy(BrokerConfig config) {
-        return pick(flush, "flushDiskType", config.store().flushDiskType().name(), config);
+        return pick(flush, "flushDiskType", config.store().flushDiskType(), config);
     }
 
     /** @throws ConfigException when no ReplicationStrategy answers to {@code haStrategy} */
@@ -58,8 +62,14 @@ public final class PluginSelection {
         try {
             return registry.get(name);
         } catch (UnknownProviderException e) {
+            // RocketMQ reads flushDiskType ignoring case; every selector key does here.
+            for (P provider : registry.providers()) {
+                if (provider.name().equalsIgnoreCase(name)) {
+                    return provider;
+                }
+            }
             throw new ConfigException(key + "=" + name + " in " + config.source() + " names no installed plugin: "
-                    + "expected one of " + e.present());
+                    + "expected one of " + registry.names());
         }
     }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigException;
-import org.modmq.api.config.FlushDiskType;
+import org.modmq.broker.runtime.PluginSelection;
 
 class BrokerConfigParserTest {
 
@@ -57,7 +57,7 @@ class BrokerConfigParserTest {
         assertThat(config.store().rootDir()).isEqualTo(dir.resolve("store"));
         assertThat(config.store().commitLogDir()).isEqualTo(dir.resolve("store").resolve("commitlog"));
         assertThat(config.store().configDir()).isEqualTo(dir.resolve("store").resolve("config"));
-        assertThat(config.store().flushDiskType()).isEqualTo(FlushDiskType.SYNC_FLUSH);
+        assertThat(config.store().flushDiskType()).isEqualTo("SYNC_FLUSH");
         assertThat(config.store().storeBackend()).isEqualTo("direct");
         assertThat(config.store().fileReservedHours()).isEqualTo(48);
         assertThat(config.replication().strategy()).isEqualTo("push");
@@ -77,7 +77,7 @@ class BrokerConfigParserTest {
         assertThat(config.identity().role()).isEqualTo(BrokerRole.ASYNC_MASTER);
         assertThat(config.identity().permission()).isEqualTo(6);
         assertThat(config.store().storeBackend()).isEqualTo("mmap");
-        assertThat(config.store().flushDiskType()).isEqualTo(FlushDiskType.ASYNC_FLUSH);
+        assertThat(config.store().flushDiskType()).isEqualTo("ASYNC_FLUSH");
         assertThat(config.store().commitLogFileSize()).isEqualTo(1L << 30);
         assertThat(config.replication().strategy()).isEqualTo("pull");
         assertThat(config.nameServer().registerPeriodMillis()).isEqualTo(30_000);
@@ -136,7 +136,7 @@ class BrokerConfigParserTest {
     @Test
     void acceptsKeysTheStoreAndItsPluginsReadWithoutWarning() throws IOException {
         Path file = write("flushIntervalConsumeQueue=500\nmaxHashSlotNum=1000\nmaxIndexNum=4000\n"
-                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\ndirectWriteBufferBytes=8192\n");
+                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\nflushIntervalCommitLog=200\n");
         BrokerConfig config = BrokerConfigParser.parse(file);
         assertThat(config.warnings()).isEmpty();
         assertThat(config.raw().intValue("maxHashSlotNum", 0)).isEqualTo(1000);
@@ -148,7 +148,6 @@ class BrokerConfigParserTest {
     void rejectsBadValuesNamingKeyFileAndAllowedValues() throws IOException {
         assertBad("listenPort=abc\n", "listenPort=abc", "[0, 65535]");
         assertBad("listenPort=70000\n", "listenPort=70000", "[0, 65535]");
-        assertBad("flushDiskType=SOMETIMES\n", "flushDiskType=SOMETIMES", "SYNC_FLUSH", "ASYNC_FLUSH");
         assertBad("brokerRole=LEADER\n", "brokerRole=LEADER", "SYNC_MASTER", "SLAVE");
         assertBad("autoCreateTopicEnable=yes\n", "autoCreateTopicEnable=yes", "true", "false");
         assertBad("diskMaxUsedSpaceRatio=99\n", "diskMaxUsedSpaceRatio=99", "[10, 95]");
@@ -156,6 +155,15 @@ class BrokerConfigParserTest {
         assertBad("namesrvAddr=localhost\n", "namesrvAddr=localhost", "host:port");
         assertBad("brokerRole=SLAVE\n", "brokerId", ">= 1");
         assertBad("deleteWhen=25\n", "deleteWhen=25", "0-23");
+    }
+
+    @Test
+    void aFlushDiskTypeNoInstalledPolicyAnswersToStopsStartUpListingThePresentOnes() throws IOException {
+        Path file = write("flushDiskType=SOMETIMES\n");
+        BrokerConfig config = BrokerConfigParser.parse(file);
+        assertThatThrownBy(() -> PluginSelection.discover().flushPolicy(config))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContainingAll("flushDiskType=SOMETIMES", file.toString(), "ASYNC_FLUSH", "SYNC_FLUSH");
     }
 
     private void assertBad(String text, String... expected) throws IOException {

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigException;
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushContext;
@@ -33,7 +33,7 @@ class PluginSelectionTest {
             }
 
             @Override
-            public StorageBackend create(ConfigValues config, PluginContext context) {
+            public StorageBackend create(PluginConfig config, PluginContext context) {
                 throw new UnsupportedOperationException("not used");
             }
         };
@@ -47,7 +47,7 @@ class PluginSelectionTest {
             }
 
             @Override
-            public FlushPolicy create(ConfigValues config, FlushContext context) {
+            public FlushPolicy create(PluginConfig config, FlushContext context) {
                 throw new UnsupportedOperationException("not used");
             }
         };

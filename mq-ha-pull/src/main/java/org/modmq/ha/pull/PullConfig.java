@@ -1,9 +1,12 @@
 package org.modmq.ha.pull;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 
 /**
  * The pull strategy's settings, read once from {@code broker.conf} values. Immutable.
@@ -35,6 +38,19 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
     static final int DEFAULT_BATCH = 32 * 1024;
     static final long DEFAULT_SEGMENT = 1024L * 1024 * 1024;
 
+    /**
+     * The keys the provider declares; the others above are broker keys, read from
+     * {@link PluginConfig#values()}.
+     */
+    static final List<ConfigKey> KEYS = List.of(
+            ConfigKey.integer("haTransferBatchSize", DEFAULT_BATCH, 1, ClassicFrameLayout.MAX_BODY,
+                    "pull: largest CommitLog chunk the master sends in one HA frame (RocketMQ's key)."),
+            ConfigKey.millis("haSendHeartbeatInterval", 5_000, 1, 600_000,
+                    "pull: the master's empty frame and the replica's offset report after this long without "
+                            + "sending (RocketMQ's key)."),
+            ConfigKey.millis("haHousekeepingInterval", 20_000, 1, 3_600_000,
+                    "pull: an HA connection that received nothing for this long is closed (RocketMQ's key)."));
+
     PullConfig {
         Objects.requireNonNull(listenHost, "listenHost");
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
@@ -43,22 +59,23 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
         Objects.requireNonNull(reconnectMax, "reconnectMax");
     }
 
-    /** Reads the keys above; a bad value fails with a {@link ConfigException} naming key and value. */
+    /** Parses the declared keys from {@code values} and reads the rest (tests). */
     static PullConfig from(ConfigValues values) {
-        Objects.requireNonNull(values, "values");
+        return from(PluginConfig.of(KEYS, Objects.requireNonNull(values, "values")));
+    }
+
+    /** Reads the keys above; a bad value fails with a {@link ConfigException} naming key and value. */
+    static PullConfig from(PluginConfig config) {
+        ConfigValues values = config.values();
         String ip1 = values.string("brokerIP1", "127.0.0.1");
         String host = values.string("brokerIP2", ip1);
         int port = values.get("haListenPort").isPresent()
                 ? values.intValue("haListenPort", 0)
                 : values.intValue("listenPort", DEFAULT_LISTEN_PORT) + 1;
         require(port >= 0 && port <= 65535, "haListenPort", port, "0..65535");
-        int batch = values.intValue("haTransferBatchSize", DEFAULT_BATCH);
-        require(batch > 0 && batch <= ClassicFrameLayout.MAX_BODY, "haTransferBatchSize", batch,
-                "1.." + ClassicFrameLayout.MAX_BODY + " bytes");
-        long heartbeat = values.longValue("haSendHeartbeatInterval", 5_000);
-        require(heartbeat > 0, "haSendHeartbeatInterval", heartbeat, "a positive number of ms");
-        long housekeeping = values.longValue("haHousekeepingInterval", 20_000);
-        require(housekeeping > 0, "haHousekeepingInterval", housekeeping, "a positive number of ms");
+        int batch = config.intValue("haTransferBatchSize");
+        long heartbeat = config.longValue("haSendHeartbeatInterval");
+        long housekeeping = config.longValue("haHousekeepingInterval");
         long segment = values.longValue("mappedFileSizeCommitLog", DEFAULT_SEGMENT);
         require(segment > 0, "mappedFileSizeCommitLog", segment, "a positive byte count");
         return new PullConfig(host, port, values.bool("enableControllerMode", false),

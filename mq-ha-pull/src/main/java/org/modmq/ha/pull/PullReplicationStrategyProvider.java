@@ -1,7 +1,9 @@
 package org.modmq.ha.pull;
 
+import java.util.List;
 import java.util.Objects;
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.ConfigKey;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.api.spi.replication.ReplicationStrategyProvider;
@@ -10,9 +12,10 @@ import org.modmq.api.spi.replication.ReplicationStrategyProvider;
  * {@code haStrategy=pull}: RocketMQ's HA protocols, in which the replica dials the master and reports what
  * it holds and the master streams CommitLog bytes from there: classic HA, or RocketMQ 5's AutoSwitch HA
  * (handshake, epochs, truncation of a diverged tail, confirm offset) when {@code enableControllerMode=true}.
- * Reads {@code haListenPort}, {@code listenPort}, {@code brokerIP1}, {@code brokerIP2},
- * {@code enableControllerMode}, {@code syncFromLastFile}, {@code asyncLearner}, {@code haTransferBatchSize},
- * {@code haSendHeartbeatInterval}, {@code haHousekeepingInterval} and {@code mappedFileSizeCommitLog}.
+ * Declares {@code haTransferBatchSize}, {@code haSendHeartbeatInterval} and {@code haHousekeepingInterval};
+ * reads the broker keys {@code haListenPort}, {@code listenPort}, {@code brokerIP1}, {@code brokerIP2},
+ * {@code enableControllerMode}, {@code syncFromLastFile}, {@code asyncLearner} and
+ * {@code mappedFileSizeCommitLog}.
  * Stateless and thread-safe.
  */
 public final class PullReplicationStrategyProvider implements ReplicationStrategyProvider {
@@ -29,13 +32,18 @@ public final class PullReplicationStrategyProvider implements ReplicationStrateg
         return NAME;
     }
 
+    @Override
+    public List<ConfigKey> configKeys() {
+        return PullConfig.KEYS;
+    }
+
     /**
      * A strategy, not started and without a role; nothing is bound or dialed before its {@code start()}.
      *
      * @throws org.modmq.api.config.ConfigException when a key has a bad value
      */
     @Override
-    public ReplicationStrategy create(ConfigValues config, ReplicationContext context) {
+    public ReplicationStrategy create(PluginConfig config, ReplicationContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
         return new PullReplicationStrategy(PullConfig.from(config), context);

@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
@@ -46,8 +47,8 @@ final class HaNode implements AutoCloseable {
     static HaNode open(Path root, ConfigValues values, ScheduledExecutorService scheduler,
                        UnaryOperator<StorageBackend> wrap) {
         PluginContext plugin = TestStores.plugin(root, scheduler);
-        StorageBackend backend = wrap.apply(
-                ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, plugin));
+        StorageBackendProvider mmap = ProviderRegistry.load(StorageBackendProvider.class).get("mmap");
+        StorageBackend backend = wrap.apply(mmap.create(PluginConfig.of(mmap.configKeys(), values), plugin));
         Capturing provider = new Capturing();
         try {
             MessageStore store = MessageStore.open(StoreConfig.from(values, root), backend,
@@ -88,7 +89,12 @@ final class HaNode implements AutoCloseable {
         }
 
         @Override
-        public ReplicationStrategy create(ConfigValues config, ReplicationContext context) {
+        public java.util.List<org.modmq.api.config.ConfigKey> configKeys() {
+            return PullConfig.KEYS;
+        }
+
+        @Override
+        public ReplicationStrategy create(PluginConfig config, ReplicationContext context) {
             Objects.requireNonNull(context, "context");
             PullReplicationStrategy strategy = new PullReplicationStrategy(PullConfig.from(config)
                     .withReconnect(Duration.ofMillis(100), Duration.ofMillis(400)), context);

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.MessageProperties;
 import org.modmq.api.message.PutStatus;
@@ -95,7 +96,8 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
     private Node open(PluginContext context, String... keyValues) {
         Path root = context.storeRoot();
         ConfigValues values = ConfigValues.of(settings(keyValues));
-        StorageBackend backend = ProviderRegistry.load(StorageBackendProvider.class).get("mmap").create(values, context);
+        StorageBackendProvider mmap = ProviderRegistry.load(StorageBackendProvider.class).get("mmap");
+        StorageBackend backend = mmap.create(PluginConfig.of(mmap.configKeys(), values), context);
         ReplicationStrategyProvider push = ProviderRegistry.load(ReplicationStrategyProvider.class).get("push");
         AtomicReference<PushReplicationStrategy> created = new AtomicReference<>();
         ReplicationStrategyProvider capturing = new ReplicationStrategyProvider() {
@@ -105,7 +107,12 @@ final class HaFixture implements AutoCloseable, AfterEachCallback {
             }
 
             @Override
-            public ReplicationStrategy create(ConfigValues config, ReplicationContext replication) {
+            public java.util.List<org.modmq.api.config.ConfigKey> configKeys() {
+                return push.configKeys();
+            }
+
+            @Override
+            public ReplicationStrategy create(PluginConfig config, ReplicationContext replication) {
                 PushReplicationStrategy strategy = (PushReplicationStrategy) push.create(config, replication);
                 created.set(strategy);
                 return strategy;

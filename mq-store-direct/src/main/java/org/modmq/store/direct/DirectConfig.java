@@ -1,10 +1,13 @@
 package org.modmq.store.direct;
 
+import java.util.List;
 import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 
 /**
- * The direct backend's settings, read once from the broker's {@link ConfigValues}. Immutable.
+ * The direct backend's settings, read once from its {@link PluginConfig}. Immutable.
  *
  * @param writeBufferBytes bytes of the staging buffer each written segment holds ({@value #WRITE_BUFFER_KEY})
  * @param readCacheBytes bytes of the backend's shared read cache, 0 to disable it ({@value #READ_CACHE_KEY})
@@ -16,6 +19,14 @@ record DirectConfig(int writeBufferBytes, long readCacheBytes) {
     static final int DEFAULT_WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
     static final long DEFAULT_READ_CACHE_BYTES = 8L * 1024 * 1024;
 
+    /** The keys the provider declares. */
+    static final List<ConfigKey> KEYS = List.of(
+            ConfigKey.bytes(WRITE_BUFFER_KEY, DEFAULT_WRITE_BUFFER_BYTES, 4096, Integer.MAX_VALUE,
+                    "direct backend: staging buffer of each written segment, rounded down to whole blocks "
+                            + "(at least one block, at most the segment), allocated on its first write."),
+            ConfigKey.bytes(READ_CACHE_KEY, DEFAULT_READ_CACHE_BYTES, 0, Integer.MAX_VALUE,
+                    "direct backend: cache of recently read 64 KiB chunks shared by all segments; 0 turns it off."));
+
     DirectConfig {
         if (writeBufferBytes <= 0) {
             throw new ConfigException(WRITE_BUFFER_KEY + "=" + writeBufferBytes + " must be positive");
@@ -25,9 +36,13 @@ record DirectConfig(int writeBufferBytes, long readCacheBytes) {
         }
     }
 
-    /** Reads this backend's keys; other keys are ignored. */
-    static DirectConfig from(ConfigValues config) {
-        return new DirectConfig(config.intValue(WRITE_BUFFER_KEY, DEFAULT_WRITE_BUFFER_BYTES),
-                config.longValue(READ_CACHE_KEY, DEFAULT_READ_CACHE_BYTES));
+    /** Parses this backend's keys from {@code values} (tests). */
+    static DirectConfig from(ConfigValues values) {
+        return from(PluginConfig.of(KEYS, values));
+    }
+
+    /** Reads this backend's keys. */
+    static DirectConfig from(PluginConfig config) {
+        return new DirectConfig((int) config.longValue(WRITE_BUFFER_KEY), config.longValue(READ_CACHE_KEY));
     }
 }

@@ -1,7 +1,9 @@
 package org.modmq.store.direct;
 
+import java.util.List;
 import java.util.Objects;
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.ConfigKey;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * heap copies with a reference count of one, owned by the caller and valid after the segment closes.
  * Segment capacities must be multiples of the file store's block size.
  *
- * <p>Configuration keys (from {@code broker.conf}; others are ignored):
+ * <p>Declared configuration keys ({@link #configKeys()}):
  * <ul>
  *   <li>{@code directWriteBufferBytes}: bytes of the staging buffer of each segment that has been
  *       written to, rounded down to whole blocks, at least one block, at most the segment's capacity;
@@ -56,6 +58,11 @@ public final class DirectStorageBackendProvider implements StorageBackendProvide
         this.opener = Objects.requireNonNull(opener, "opener");
     }
 
+    @Override
+    public List<ConfigKey> configKeys() {
+        return DirectConfig.KEYS;
+    }
+
     /** {@value #NAME}. */
     @Override
     public String name() {
@@ -65,11 +72,10 @@ public final class DirectStorageBackendProvider implements StorageBackendProvide
     /**
      * {@inheritDoc}
      *
-     * @throws org.modmq.api.config.ConfigException when a {@code direct*} key is malformed
      * @throws StorageException when {@code context.storeRoot()} refuses O_DIRECT
      */
     @Override
-    public StorageBackend create(ConfigValues config, PluginContext context) {
+    public StorageBackend create(PluginConfig config, PluginContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
         DirectConfig settings = DirectConfig.from(config);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
@@ -64,7 +65,7 @@ class DirectStorageBackendProviderTest {
 
     @Test
     void createdBackendIsNamedDirectAndLeavesNoProbeFile() throws IOException {
-        try (StorageBackend backend = new DirectStorageBackendProvider().create(ConfigValues.empty(),
+        try (StorageBackend backend = new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()),
                 contexts.contextFor(storeRoot))) {
             assertThat(backend.name()).isEqualTo("direct");
         }
@@ -79,7 +80,7 @@ class DirectStorageBackendProviderTest {
         DirectStorageBackendProvider provider = new DirectStorageBackendProvider((file, options) -> {
             throw einval;
         });
-        assertThatThrownBy(() -> provider.create(ConfigValues.empty(), contexts.contextFor(storeRoot)))
+        assertThatThrownBy(() -> provider.create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()), contexts.contextFor(storeRoot)))
                 .isInstanceOf(StorageException.class)
                 .hasMessageContaining("O_DIRECT is not supported")
                 .hasMessageContaining(storeRoot.toString())
@@ -95,7 +96,7 @@ class DirectStorageBackendProviderTest {
         DirectStorageBackendProvider provider = new DirectStorageBackendProvider((file, options) -> {
             throw new UnsupportedOperationException("DIRECT");
         });
-        assertThatThrownBy(() -> provider.create(ConfigValues.empty(), contexts.contextFor(storeRoot)))
+        assertThatThrownBy(() -> provider.create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()), contexts.contextFor(storeRoot)))
                 .isInstanceOf(StorageException.class)
                 .hasMessageContaining("O_DIRECT is not supported")
                 .hasMessageContaining(storeRoot.toString())
@@ -112,7 +113,7 @@ class DirectStorageBackendProviderTest {
         try {
             StorageBackend backend;
             try {
-                backend = new DirectStorageBackendProvider().create(ConfigValues.empty(), contexts.contextFor(root));
+                backend = new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()), contexts.contextFor(root));
             } catch (StorageException refused) {
                 assertThat(refused).hasMessageContaining("O_DIRECT is not supported")
                         .hasMessageContaining(root.toString()).hasMessageContaining("tmpfs");
@@ -132,13 +133,13 @@ class DirectStorageBackendProviderTest {
     @Test
     void malformedSettingsNameTheKey() {
         DirectStorageBackendProvider provider = new DirectStorageBackendProvider();
-        assertThatThrownBy(() -> provider.create(ConfigValues.empty().with("directWriteBufferBytes", "0"),
+        assertThatThrownBy(() -> provider.create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty().with("directWriteBufferBytes", "0")),
                 contexts.contextFor(storeRoot)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("directWriteBufferBytes");
-        assertThatThrownBy(() -> provider.create(ConfigValues.empty().with("directReadCacheBytes", "lots"),
+        assertThatThrownBy(() -> provider.create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty().with("directReadCacheBytes", "lots")),
                 contexts.contextFor(storeRoot)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("directReadCacheBytes");
-        assertThatThrownBy(() -> provider.create(ConfigValues.empty().with("directReadCacheBytes", "-1"),
+        assertThatThrownBy(() -> provider.create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty().with("directReadCacheBytes", "-1")),
                 contexts.contextFor(storeRoot)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("directReadCacheBytes");
     }
@@ -154,7 +155,7 @@ class DirectStorageBackendProviderTest {
 
     @Test
     void rejectsCapacityThatIsNotWholeBlocks() {
-        try (StorageBackend backend = new DirectStorageBackendProvider().create(ConfigValues.empty(),
+        try (StorageBackend backend = new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()),
                 contexts.contextFor(storeRoot))) {
             Path file = storeRoot.resolve("odd");
             assertThatThrownBy(() -> backend.open(file, 5000))

@@ -3,6 +3,7 @@ package org.modmq.store.direct;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.store.tck.StorageBackendContractTest;
 
@@ -13,7 +14,8 @@ class DirectStorageBackendTest extends StorageBackendContractTest {
 
     @Override
     protected StorageBackend createBackend(Path storeRoot) {
-        return new DirectStorageBackendProvider().create(ConfigValues.empty(), contexts.contextFor(storeRoot));
+        return new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()),
+                contexts.contextFor(storeRoot));
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package org.modmq.store.direct;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.store.tck.StorageBackendContractTest;
 
@@ -18,7 +19,8 @@ class SmallBufferStorageBackendTest extends StorageBackendContractTest {
     protected StorageBackend createBackend(Path storeRoot) {
         ConfigValues config = ConfigValues.empty().with(DirectConfig.WRITE_BUFFER_KEY, "4096")
                 .with(DirectConfig.READ_CACHE_KEY, "0");
-        return new DirectStorageBackendProvider().create(config, contexts.contextFor(storeRoot));
+        return new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, config),
+                contexts.contextFor(storeRoot));
     }
 
     @AfterEach

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageException;
@@ -39,8 +40,9 @@ class FaultInjectionTest {
     }
 
     private StorageBackend open(String delegate) {
-        return new FaultyStorageBackendProvider().create(
-                ConfigValues.empty().with(FaultyStorage.DELEGATE_KEY, delegate), TestContext.of(root));
+        FaultyStorageBackendProvider provider = new FaultyStorageBackendProvider();
+        return provider.create(PluginConfig.of(provider.configKeys(),
+                ConfigValues.empty().with(FaultyStorage.DELEGATE_KEY, delegate)), TestContext.of(root));
     }
 
     private static ByteBuf bytes(int length, int fill) {

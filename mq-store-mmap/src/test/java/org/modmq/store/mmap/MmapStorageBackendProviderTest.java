@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.storage.Segment;
@@ -25,6 +26,9 @@ import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
 
 class MmapStorageBackendProviderTest {
+
+    private static final java.util.List<org.modmq.api.config.ConfigKey> KEYS =
+            new MmapStorageBackendProvider().configKeys();
 
     private static final ScheduledExecutorService SCHEDULER = Executors.newSingleThreadScheduledExecutor();
 
@@ -68,7 +72,7 @@ class MmapStorageBackendProviderTest {
     @Test
     void warmsSegmentsWhenConfigured() {
         ConfigValues config = ConfigValues.empty().with(MmapStorageBackendProvider.WARM_KEY, "true");
-        try (StorageBackend backend = new MmapStorageBackendProvider().create(config, context());
+        try (StorageBackend backend = new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, config), context());
              Segment segment = backend.open(storeRoot.resolve("warm"), 8192)) {
             assertThat(backend.name()).isEqualTo("mmap");
             assertThat(segment.capacity()).isEqualTo(8192);
@@ -78,7 +82,7 @@ class MmapStorageBackendProviderTest {
     @Test
     void rejectsNonBooleanWarmSetting() {
         ConfigValues config = ConfigValues.empty().with(MmapStorageBackendProvider.WARM_KEY, "yes");
-        assertThatThrownBy(() -> new MmapStorageBackendProvider().create(config, context()))
+        assertThatThrownBy(() -> new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, config), context()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(MmapStorageBackendProvider.WARM_KEY);
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterAll;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.store.tck.StorageBackendContractTest;
@@ -24,6 +25,7 @@ class MmapStorageBackendTest extends StorageBackendContractTest {
     protected StorageBackend createBackend(Path storeRoot) {
         PluginContext context = new PluginContext(Clock.systemUTC(), SCHEDULER, UnpooledByteBufAllocator.DEFAULT,
                 storeRoot);
-        return new MmapStorageBackendProvider().create(ConfigValues.empty(), context);
+        return new MmapStorageBackendProvider().create(
+                PluginConfig.of(new MmapStorageBackendProvider().configKeys(), ConfigValues.empty()), context);
     }
 }

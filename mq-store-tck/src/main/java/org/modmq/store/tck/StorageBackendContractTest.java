@@ -23,7 +23,8 @@ import org.modmq.api.spi.storage.Segment;
  * class MyStorageBackendTest extends StorageBackendContractTest {
  *     @Override
  *     protected StorageBackend createBackend(Path storeRoot) {
- *         return new MyStorageBackendProvider().create(ConfigValues.empty(), contextFor(storeRoot));
+ *         MyStorageBackendProvider provider = new MyStorageBackendProvider();
+ *         return provider.create(PluginConfig.of(provider.configKeys(), ConfigValues.empty()), contextFor(storeRoot));
  *     }
  * }
  * }</pre>

@@ -1,12 +1,16 @@
 package org.modmq.store.flush;
 
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.flush.FlushContext;
 import org.modmq.api.spi.flush.FlushPolicy;
 import org.modmq.api.spi.flush.FlushTarget;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
 
-/** {@code flushDiskType=SYNC_FLUSH}: group commit; reads {@code syncFlushTimeout} (ms, default 5000). */
+/**
+ * {@code flushDiskType=SYNC_FLUSH}: group commit, a send is answered after the force that covers it.
+ * Declares no keys: its timeout is the broker's {@code syncFlushTimeout} (ms, default 5000), which the
+ * broker also uses to bound a lease-gated answer in controller mode. Stateless and thread-safe.
+ */
 public final class SyncFlushPolicyProvider implements FlushPolicyProvider {
 
     public SyncFlushPolicyProvider() {
@@ -19,9 +23,9 @@ public final class SyncFlushPolicyProvider implements FlushPolicyProvider {
     }
 
     @Override
-    public FlushPolicy create(ConfigValues config, FlushContext context) {
+    public FlushPolicy create(PluginConfig config, FlushContext context) {
         FlushTarget target = new TimedFlushTarget(context.target(), context.plugin().metrics(), name());
         return new GroupCommitFlushPolicy(target, context.plugin().clock(), context.plugin().scheduler(),
-                config.longValue("syncFlushTimeout", 5000));
+                config.values().longValue("syncFlushTimeout", 5000));
     }
 }

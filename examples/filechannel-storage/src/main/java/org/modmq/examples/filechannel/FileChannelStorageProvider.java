@@ -1,6 +1,6 @@
 package org.modmq.examples.filechannel;
 
-import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
@@ -21,7 +21,7 @@ public final class FileChannelStorageProvider implements StorageBackendProvider 
     }
 
     @Override
-    public StorageBackend create(ConfigValues config, PluginContext context) {
+    public StorageBackend create(PluginConfig config, PluginContext context) {
         return new FileChannelBackend();
     }
 }

@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.store.tck.StorageBackendContractTest;
@@ -25,6 +27,6 @@ class FileChannelStorageTest extends StorageBackendContractTest {
     protected StorageBackend createBackend(Path storeRoot) {
         PluginContext context = new PluginContext(Clock.systemUTC(), SCHEDULER, UnpooledByteBufAllocator.DEFAULT,
                 storeRoot);
-        return new FileChannelStorageProvider().create(ConfigValues.empty(), context);
+        return new FileChannelStorageProvider().create(PluginConfig.of(List.of(), ConfigValues.empty()), context);
     }
 }

@@ -4,7 +4,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Decides when written bytes are forced to disk and tells the producer's send when what it asked for
- * is true. Thread-safe: {@link #appended(long)} is called by the writer after each append.
+ * is true. Thread-safe: {@link #appended(long)} is called by writer threads after each append, at any
+ * time between {@link #start()} and {@link #close()}; {@code start} and {@code close} come from the
+ * store's start-up and shutdown thread (see the lifecycle in {@link org.modmq.api.spi}).
  */
 public interface FlushPolicy extends AutoCloseable {
 
@@ -23,6 +25,13 @@ public interface FlushPolicy extends AutoCloseable {
 
     /** Whether {@link #appended(long)} waits for a force. */
     boolean synchronous();
+
+    /**
+     * Starts the policy's own work (a flush thread, a periodic task) if {@code create} did not. Called once
+     * by the store, before the first {@link #appended(long)}. No-op by default.
+     */
+    default void start() {
+    }
 
     /** Forces what is written, stops the policy's thread and fails any future still pending. Idempotent. */
     @Override

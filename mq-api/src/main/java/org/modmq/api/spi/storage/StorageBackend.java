@@ -6,7 +6,8 @@ import java.nio.file.Path;
  * Opens fixed-size segment files. The CommitLog and the ConsumeQueues are built on segments and do not
  * know which backend serves them.
  *
- * <p>Thread-safe. Closing the backend closes every segment it opened that is still open; read views
+ * <p>Thread-safe: {@link #open} may be called from any thread between {@link #start()} and
+ * {@link #close()} (see the lifecycle in {@link org.modmq.api.spi}). Closing the backend closes every segment it opened that is still open; read views
  * already handed out stay valid until released.
  */
 public interface StorageBackend extends AutoCloseable {
@@ -25,7 +26,14 @@ public interface StorageBackend extends AutoCloseable {
      */
     Segment open(Path file, int capacity);
 
-    /** Idempotent. */
+    /**
+     * Starts background work of the backend, if any. Called once by the runtime after create, before the
+     * first {@link #open}, on the start-up thread. No-op by default.
+     */
+    default void start() {
+    }
+
+    /** Idempotent; called on the shutdown thread after every user of its segments has stopped. */
     @Override
     void close();
 }

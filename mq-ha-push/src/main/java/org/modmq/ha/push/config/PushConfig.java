@@ -1,9 +1,12 @@
 package org.modmq.ha.push.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.modmq.api.config.ConfigException;
+import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
 
 /**
  * The push strategy's settings, parsed once from {@code broker.conf} keys. Immutable.
@@ -30,6 +33,23 @@ public record PushConfig(String bindHost, int listenPort, int windowBytes, int m
     /** Largest frame body either side accepts; larger frames close the connection. */
     public static final int MAX_FRAME_BODY = 16 * 1024 * 1024;
 
+    /** The keys the provider declares; {@code haListenPort}, {@code listenPort} and the IPs are broker keys. */
+    public static final List<ConfigKey> KEYS = List.of(
+            ConfigKey.string("haBindAddress", null,
+                    "push: the address the master's HA port binds to; default brokerIP2, else brokerIP1, else 127.0.0.1."),
+            ConfigKey.bytes("haPushWindowBytes", 4 * 1024 * 1024, 1024, Integer.MAX_VALUE,
+                    "push: bytes sent to one replica and not yet acknowledged before the master waits."),
+            ConfigKey.integer("haTransferBatchSize", 256 * 1024, 1, MAX_FRAME_BODY,
+                    "push: largest data frame body (RocketMQ's key, another default than pull's)."),
+            ConfigKey.millis("haSendHeartbeatInterval", 1_000, 1, 600_000,
+                    "push: a side that sent nothing for this long sends a heartbeat (RocketMQ's key)."),
+            ConfigKey.millis("haHousekeepingInterval", 10_000, 1, 3_600_000,
+                    "push: a connection that received nothing for this long is closed; longer than the heartbeat."),
+            ConfigKey.millis("haReconnectMinMillis", 100, 1, Integer.MAX_VALUE,
+                    "push: first delay before a replica redials its master; doubles per failure."),
+            ConfigKey.millis("haReconnectMaxMillis", 5_000, 1, Integer.MAX_VALUE,
+                    "push: longest redial delay of a replica."));
+
     public PushConfig {
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
@@ -51,28 +71,23 @@ public record PushConfig(String bindHost, int listenPort, int windowBytes, int m
         }
     }
 
-    /** Reads the keys above from {@code values}. */
+    /** Parses the declared keys from {@code values} and reads the rest (tests). */
     public static PushConfig from(ConfigValues values) {
-        Objects.requireNonNull(values, "values");
-        String host = values.get("haBindAddress")
+        return from(PluginConfig.of(KEYS, Objects.requireNonNull(values, "values")));
+    }
+
+    /** Reads the keys above from {@code config}. */
+    public static PushConfig from(PluginConfig config) {
+        ConfigValues values = config.values();
+        String host = config.text("haBindAddress").filter(h -> !h.isEmpty())
                 .or(() -> values.get("brokerIP2"))
                 .or(() -> values.get("brokerIP1"))
                 .orElse("127.0.0.1");
         int port = values.intValue("haListenPort", values.intValue("listenPort", 10911) + 1);
-        return new PushConfig(host, port, (int) positive(values, "haPushWindowBytes", 4 * 1024 * 1024),
-                (int) positive(values, "haTransferBatchSize", 256 * 1024),
-                Duration.ofMillis(positive(values, "haSendHeartbeatInterval", 1_000)),
-                Duration.ofMillis(positive(values, "haHousekeepingInterval", 10_000)),
-                Duration.ofMillis(positive(values, "haReconnectMinMillis", 100)),
-                Duration.ofMillis(positive(values, "haReconnectMaxMillis", 5_000)));
-    }
-
-    private static long positive(ConfigValues values, String key, long defaultValue) {
-        long value = values.longValue(key, defaultValue);
-        if (value <= 0 || value > Integer.MAX_VALUE) {
-            throw new ConfigException(key + "=" + value + " must be a positive int");
-        }
-        return value;
+        return new PushConfig(host, port, (int) config.longValue("haPushWindowBytes"),
+                config.intValue("haTransferBatchSize"), config.duration("haSendHeartbeatInterval"),
+                config.duration("haHousekeepingInterval"), config.duration("haReconnectMinMillis"),
+                config.duration("haReconnectMaxMillis"));
     }
 
     /**
