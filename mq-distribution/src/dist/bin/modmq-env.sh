@@ -118,8 +118,9 @@ modmq_memory_mb() {
 #     metaspace, thread stacks and code.
 #   small (bin/mqnamesrv, bin/mqcontroller): heap 1/8 (32 MiB to 256 MiB), direct memory 1/16
 #     (32 MiB to 256 MiB), initial heap 32 MiB.
-# The caps keep a large host at about the fixed sizes the launchers had before (heap 256 MiB, direct
-# memory 1 GiB for a broker, 256 MiB for the others): a broker's data lives in the page cache.
+# The caps keep a large host near the fixed sizes the launchers had before (broker heap 256 MiB and
+# direct memory 1 GiB, 256 MiB for the others; the broker's heap may now grow to 1 GiB, G1 commits it
+# only as needed from the 64 MiB start): a broker's data lives in the page cache, not the heap.
 modmq_memory_options() {
     case $1 in
         broker) set -- "$2" 4 64 1024 4 64 1024 64 ;;
