@@ -37,9 +37,14 @@ public final class DiskUsage {
 
     /**
      * The used fraction of a file system of {@code total} bytes with {@code free} bytes unallocated, of which
-     * {@code usable} are available to this process.
+     * {@code usable} are available to this process: {@code used / (used + usable)} with {@code used = total
+     * - free}, as {@code df} and RocketMQ count it. Blocks reserved (for root, or for another user) are
+     * neither used nor usable; counting them as used made a 29% full disk with a large reserve look 71%
+     * full, and retention delete unexpired segments above {@code diskMaxUsedSpaceRatio}.
      */
     static double usedRatio(long total, long free, long usable) {
-        return total == 0 ? 0 : 1.0 - (double) usable / total;
+        long used = Math.max(0, total - free);
+        long entire = used + Math.max(0, usable);
+        return entire <= 0 ? 0 : Math.min(1.0, (double) used / entire);
     }
 }
