@@ -13,6 +13,11 @@ import org.modmq.api.spi.storage.StorageBackendProvider;
  * <ul>
  *   <li>{@code warmMapedFileEnable} (boolean, default {@code false}, RocketMQ's spelling): fault every
  *       page of a segment into memory when it is opened.</li>
+ *   <li>{@code mmapChunkSize} (int bytes, default 2 MiB): how much of a segment file one mapping
+ *       covers; chunks are mapped on first access.</li>
+ *   <li>{@code mmapIdleMappingBytes} (long bytes, default 128 MiB): how many bytes of idle, flushed
+ *       chunk mappings stay mapped for reuse; the rest are unmapped, so their pages leave the
+ *       broker's resident set (they stay in the page cache).</li>
  * </ul>
  *
  * <p>Stateless and thread-safe; the public no-arg constructor is what {@link java.util.ServiceLoader}
@@ -25,6 +30,12 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
 
     /** Configuration key that enables warming segments at open. */
     public static final String WARM_KEY = "warmMapedFileEnable";
+
+    /** Configuration key of the bytes per chunk mapping. */
+    public static final String CHUNK_SIZE_KEY = "mmapChunkSize";
+
+    /** Configuration key of the bytes of idle chunk mappings kept mapped. */
+    public static final String IDLE_BYTES_KEY = "mmapIdleMappingBytes";
 
     /** Creates the provider; it holds no state. */
     public MmapStorageBackendProvider() {
@@ -40,12 +51,16 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
      * Creates a backend. It needs no probing: every JDK file system that supports {@code FileChannel.map}
      * works, and unmapping falls back to the garbage collector when {@code sun.misc.Unsafe} is missing.
      *
-     * @throws org.modmq.api.config.ConfigException when {@code warmMapedFileEnable} is not a boolean
+     * @throws org.modmq.api.config.ConfigException when {@code warmMapedFileEnable} is not a boolean or
+     *         a size key is not a number
+     * @throws IllegalArgumentException when the chunk size is not positive or the idle bytes negative
      */
     @Override
     public StorageBackend create(ConfigValues config, PluginContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
-        return new MmapStorageBackend(config.bool(WARM_KEY, false));
+        return new MmapStorageBackend(config.bool(WARM_KEY, false),
+                config.intValue(CHUNK_SIZE_KEY, MmapStorageBackend.CHUNK_SIZE),
+                config.longValue(IDLE_BYTES_KEY, MmapStorageBackend.IDLE_MAPPING_BUDGET));
     }
 }
