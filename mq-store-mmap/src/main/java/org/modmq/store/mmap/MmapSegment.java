@@ -152,22 +152,30 @@ final class MmapSegment implements Segment {
                     + path);
         }
         acquire("flush");
+        // What is written at or above upTo stays dirty for the next flush.
+        int from = dirtyFrom.getAndAccumulate(upTo, Math::max);
         try {
-            // What is written at or above upTo stays dirty for the next flush.
-            int from = dirtyFrom.getAndAccumulate(upTo, Math::max);
             if (from < upTo) {
                 forceChunks(from, upTo);
             }
             if (upTo > durablePosition) {
                 durablePosition = upTo;
             }
+        } catch (RuntimeException e) {
+            // Not forced (the force or the mapping of a chunk failed): the range stays dirty, or the
+            // next flush would skip it and call it durable.
+            dirtyFrom.accumulateAndGet(from, Math::min);
+            throw e;
         } finally {
             releaseReference();
         }
         budget.trim();
     }
 
-    /** Forces {@code [from, upTo)} chunk by chunk, skipping chunks with nothing to force. */
+    /**
+     * Forces {@code [from, upTo)} chunk by chunk, skipping chunks with nothing to force. A chunk's dirty
+     * bit is cleared only once its mapping is held, and set again when its force fails.
+     */
     private void forceChunks(int from, int upTo) {
         for (int index = from / chunkSize; index <= (upTo - 1) / chunkSize; index++) {
             if (dirtyChunks.get(index) == 0) {
@@ -175,21 +183,19 @@ final class MmapSegment implements Segment {
             }
             int start = index * chunkSize;
             int end = Math.min(capacity, start + chunkSize);
-            // Cleared before the force, so that a write racing with it sets it again; only a flush up
-            // to the chunk's end leaves nothing behind in it.
-            boolean whole = upTo >= end;
-            if (whole) {
-                dirtyChunks.set(index, 0);
-            }
             SegmentMapping mapping = chunk(index);
             try {
+                // Cleared before the force, so that a write racing with it sets it again; only a flush up
+                // to the chunk's end leaves nothing behind in it.
+                if (upTo >= end) {
+                    dirtyChunks.set(index, 0);
+                }
                 int at = Math.max(from, start);
                 // msync of the range: on Linux it writes back every dirty page of that file range, also
                 // pages written through an earlier mapping of the chunk that was retired since.
                 mapping.buffer().force(at - start, Math.min(upTo, end) - at);
             } catch (UncheckedIOException e) {
                 dirtyChunks.set(index, 1);
-                dirtyFrom.accumulateAndGet(from, Math::min);
                 throw new StorageException("cannot force segment " + path + ": " + e.getCause(), e.getCause());
             } finally {
                 mapping.release();

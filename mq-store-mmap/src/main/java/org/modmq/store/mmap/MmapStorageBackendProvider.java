@@ -1,6 +1,7 @@
 package org.modmq.store.mmap;
 
 import java.util.Objects;
+import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.storage.StorageBackend;
@@ -51,16 +52,22 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
      * Creates a backend. It needs no probing: every JDK file system that supports {@code FileChannel.map}
      * works, and unmapping falls back to the garbage collector when {@code sun.misc.Unsafe} is missing.
      *
-     * @throws org.modmq.api.config.ConfigException when {@code warmMapedFileEnable} is not a boolean or
-     *         a size key is not a number
-     * @throws IllegalArgumentException when the chunk size is not positive or the idle bytes negative
+     * @throws ConfigException when {@code warmMapedFileEnable} is not a boolean, the chunk size is not
+     *         a positive number or the idle bytes not a number &ge; 0
      */
     @Override
     public StorageBackend create(ConfigValues config, PluginContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
-        return new MmapStorageBackend(config.bool(WARM_KEY, false),
-                config.intValue(CHUNK_SIZE_KEY, MmapStorageBackend.CHUNK_SIZE),
-                config.longValue(IDLE_BYTES_KEY, MmapStorageBackend.IDLE_MAPPING_BUDGET));
+        boolean warm = config.bool(WARM_KEY, false);
+        int chunkSize = config.intValue(CHUNK_SIZE_KEY, MmapStorageBackend.CHUNK_SIZE);
+        if (chunkSize <= 0) {
+            throw new ConfigException(CHUNK_SIZE_KEY + "=" + chunkSize + " must be a positive number of bytes");
+        }
+        long idleBytes = config.longValue(IDLE_BYTES_KEY, MmapStorageBackend.IDLE_MAPPING_BUDGET);
+        if (idleBytes < 0) {
+            throw new ConfigException(IDLE_BYTES_KEY + "=" + idleBytes + " must not be negative");
+        }
+        return new MmapStorageBackend(warm, chunkSize, idleBytes);
     }
 }
