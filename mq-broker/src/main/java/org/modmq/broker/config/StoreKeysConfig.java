@@ -94,6 +94,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         reader.intIn("maxHashSlotNum", 5_000_000, 1, Integer.MAX_VALUE);
         reader.intIn("maxIndexNum", 20_000_000, 1, Integer.MAX_VALUE);
         reader.bool("warmMapedFileEnable", false);
+        reader.intIn("mmapChunkSize", 2 * 1024 * 1024, 4096, Integer.MAX_VALUE);
+        reader.longIn("mmapIdleMappingBytes", 128L * 1024 * 1024, 0, Long.MAX_VALUE);
         reader.longIn("directWriteBufferBytes", 4L * 1024 * 1024, 4096, Integer.MAX_VALUE);
         reader.longIn("directReadCacheBytes", 8L * 1024 * 1024, 0, Integer.MAX_VALUE);
         reader.longIn("storeFaultProbeInterval", 500, 10, 60_000);
