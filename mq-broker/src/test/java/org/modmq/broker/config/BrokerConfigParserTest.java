@@ -136,12 +136,15 @@ class BrokerConfigParserTest {
     @Test
     void acceptsKeysTheStoreAndItsPluginsReadWithoutWarning() throws IOException {
         Path file = write("flushIntervalConsumeQueue=500\nmaxHashSlotNum=1000\nmaxIndexNum=4000\n"
-                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\ndirectWriteBufferBytes=8192\n");
+                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\ndirectWriteBufferBytes=8192\n"
+                + "mmapChunkSize=65536\nmmapIdleMappingBytes=0\n");
         BrokerConfig config = BrokerConfigParser.parse(file);
         assertThat(config.warnings()).isEmpty();
         assertThat(config.raw().intValue("maxHashSlotNum", 0)).isEqualTo(1000);
         assertBad("flushIntervalConsumeQueue=0\n", "flushIntervalConsumeQueue=0");
         assertBad("warmMapedFileEnable=maybe\n", "warmMapedFileEnable=maybe");
+        assertBad("mmapChunkSize=0\n", "mmapChunkSize=0");
+        assertBad("mmapIdleMappingBytes=-1\n", "mmapIdleMappingBytes=-1");
     }
 
     @Test
