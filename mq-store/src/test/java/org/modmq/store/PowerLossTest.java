@@ -20,6 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.StoredMessage;
@@ -54,8 +56,9 @@ import org.modmq.testkit.NettyLeakCheck;
  *       are there and intact, the rest is gone; the loss is measured and printed (see README).</li>
  * </ul>
  *
- * {@code -Dmodmq.powerLoss.crashes=N} runs N cycles instead of 20 (each case) and
- * {@code -Dmodmq.powerLoss.seed=S} repeats a seed (printed at the start).
+ * {@code -Dmodmq.powerLoss.crashes=N} runs N cycles instead of 20 (each case),
+ * {@code -Dmodmq.powerLoss.repeat=R} runs each case R times, and {@code -Dmodmq.powerLoss.seed=S}
+ * repeats a seed (printed at the start).
  */
 @Timeout(300)
 @ExtendWith(NettyLeakCheck.class)
@@ -66,6 +69,7 @@ class PowerLossTest {
     private static final int PER_THREAD = 10;
     private static final int QUEUES = 2;
     private static final int SAMPLE = 20;
+    private static final int REPEAT = Integer.getInteger("modmq.powerLoss.repeat", 1);
 
     @TempDir
     Path root;
@@ -114,8 +118,17 @@ class PowerLossTest {
                 "flushIntervalConsumeQueue", "50"));
     }
 
+    /** Each backend {@code -Dmodmq.powerLoss.repeat} times (default 1): each time a new store root and seed. */
+    static Stream<String> syncBackends() {
+        return IntStream.range(0, REPEAT).boxed().flatMap(i -> Stream.of("mmap", "direct"));
+    }
+
+    static Stream<String> asyncBackends() {
+        return IntStream.range(0, REPEAT).mapToObj(i -> "mmap");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"mmap", "direct"})
+    @MethodSource("syncBackends")
     void syncFlushLosesNoAcknowledgedMessage(String delegate) throws Exception {
         int crashes = Integer.getInteger("modmq.powerLoss.crashes", 20);
         Map<String, Ack> acked = new ConcurrentHashMap<>();
@@ -148,7 +161,7 @@ class PowerLossTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mmap"})
+    @MethodSource("asyncBackends")
     void asyncFlushLosesOnlyATail(String delegate) throws Exception {
         int crashes = Integer.getInteger("modmq.powerLoss.crashes", 20);
         Map<String, Ack> acked = new ConcurrentHashMap<>();
