@@ -2,9 +2,11 @@ import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.store.mmap.MmapStorageBackendProvider;
 
 /**
- * The {@code mmap} storage backend: segment files mapped into memory whole, written with absolute
- * puts, read through zero-copy read-only views, forced with range msync and unmapped deterministically
- * when the segment is closed and its last view released. Exports nothing; the broker finds it with
+ * The {@code mmap} storage backend: segment files mapped into memory in 2 MiB chunks on first access,
+ * written with absolute puts, read through zero-copy read-only views, forced with range msync; idle,
+ * flushed chunks beyond a small budget are unmapped (their pages leave the process's resident set and
+ * stay in the page cache), and everything is unmapped deterministically when the segment is closed and
+ * its last view released. Exports nothing; the broker finds it with
  * {@link java.util.ServiceLoader} under the name {@code mmap}.
  *
  * @provides StorageBackendProvider

@@ -1,9 +1,6 @@
 package org.modmq.store;
 
 import io.netty.buffer.ByteBuf;
-import java.io.IOException;
-import java.nio.file.FileStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +50,7 @@ import org.modmq.store.queue.ConsumeQueueEntry;
 import org.modmq.store.replication.LocalOnlyReplication;
 import org.modmq.store.replication.ReplicationPolicy;
 import org.modmq.store.replication.ReplicationTracker;
+import org.modmq.store.retention.DiskUsage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -239,18 +237,9 @@ public final class MessageStore implements AutoCloseable {
         }
     }
 
-    /** The real disk usage of the file system holding {@code root}. */
+    /** The real disk usage of the file system holding {@code root} (see {@link DiskUsage}). */
     public static DoubleSupplier diskUsageOf(Path root) {
-        return () -> {
-            try {
-                Files.createDirectories(root);
-                FileStore store = Files.getFileStore(root);
-                return store.getTotalSpace() == 0 ? 0 : 1.0 - (double) store.getUsableSpace() / store.getTotalSpace();
-            } catch (IOException e) {
-                LOG.warn("cannot probe disk usage of {}: {}", root, e.getMessage());
-                return 0;
-            }
-        };
+        return DiskUsage.of(root);
     }
 
     /** Stores one message; the future completes (never exceptionally) when flush and replication say so. */

@@ -58,12 +58,17 @@ class BackendRoundTripTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mmap", "direct"})
-    void roundTripsAcrossSegmentsAndReopens(String name) throws Exception {
+    @ValueSource(strings = {"mmap", "mmap-small-chunks", "direct"})
+    void roundTripsAcrossSegmentsAndReopens(String variant) throws Exception {
+        // mmap-small-chunks: 4096-byte chunk mappings and none kept idle, so that ConsumeQueue files
+        // (81920 bytes) span 20 chunks and every flushed, idle chunk is unmapped before the reopen.
+        String name = variant.startsWith("mmap") ? "mmap" : variant;
+        ConfigValues backendConfig = variant.equals("mmap-small-chunks")
+                ? config().with("mmapChunkSize", "4096").with("mmapIdleMappingBytes", "0") : config();
         PluginContext context = new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, root);
         List<PutResult> results = new ArrayList<>();
         StorageBackendProvider provider = ProviderRegistry.load(StorageBackendProvider.class).get(name);
-        try (StorageBackend backend = provider.create(PluginConfig.of(provider.configKeys(), config()), context)) {
+        try (StorageBackend backend = provider.create(PluginConfig.of(provider.configKeys(), backendConfig), context)) {
             try (MessageStore store = open(backend)) {
                 for (int i = 0; i < 150; i++) {
                     results.add(store.putMessage(TestMessages.message("Topic" + (i % 2), 0,

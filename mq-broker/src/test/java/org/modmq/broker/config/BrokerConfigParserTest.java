@@ -142,6 +142,8 @@ class BrokerConfigParserTest {
         assertThat(config.raw().intValue("maxHashSlotNum", 0)).isEqualTo(1000);
         assertBad("flushIntervalConsumeQueue=0\n", "flushIntervalConsumeQueue=0");
         assertBad("warmMapedFileEnable=maybe\n", "warmMapedFileEnable=maybe");
+        assertBad("mmapChunkSize=0\n", "mmapChunkSize=0");
+        assertBad("mmapIdleMappingBytes=-1\n", "mmapIdleMappingBytes=-1");
     }
 
     @Test

@@ -11,8 +11,16 @@ import org.modmq.api.spi.storage.StorageBackendProvider;
 /**
  * Provider of the {@code mmap} storage backend ({@code storeBackend=mmap}).
  *
- * <p>Declares one key ({@link #configKeys()}): {@code warmMapedFileEnable} (boolean, default
- * {@code false}, RocketMQ's spelling): fault every page of a segment into memory when it is opened.
+ * <p>Declares three keys ({@link #configKeys()}):
+ * <ul>
+ *   <li>{@code warmMapedFileEnable} (boolean, default {@code false}, RocketMQ's spelling): fault every
+ *       page of a segment into memory when it is opened.</li>
+ *   <li>{@code mmapChunkSize} (bytes, default 2 MiB, at least 4096): how much of a segment file one
+ *       mapping covers; chunks are mapped on first access.</li>
+ *   <li>{@code mmapIdleMappingBytes} (bytes, default 128 MiB): how many bytes of idle, flushed chunk
+ *       mappings stay mapped for reuse; the rest are unmapped, so their pages leave the broker's
+ *       resident set (they stay in the page cache).</li>
+ * </ul>
  *
  * <p>Stateless and thread-safe; the public no-arg constructor is what {@link java.util.ServiceLoader}
  * calls on the class path.
@@ -25,9 +33,20 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
     /** Configuration key that enables warming segments at open. */
     public static final String WARM_KEY = "warmMapedFileEnable";
 
+    /** Configuration key of the bytes per chunk mapping. */
+    public static final String CHUNK_SIZE_KEY = "mmapChunkSize";
+
+    /** Configuration key of the bytes of idle chunk mappings kept mapped. */
+    public static final String IDLE_BYTES_KEY = "mmapIdleMappingBytes";
+
     private static final List<ConfigKey> KEYS = List.of(ConfigKey.bool(WARM_KEY, false,
             "mmap backend: touch every page of a segment when it is opened, so that first writes do not fault "
-                    + "(RocketMQ's spelling)."));
+                    + "(RocketMQ's spelling)."),
+            ConfigKey.bytes(CHUNK_SIZE_KEY, MmapStorageBackend.CHUNK_SIZE, 4096, Integer.MAX_VALUE,
+                    "mmap backend: bytes of a segment file one mapping covers; chunks are mapped on first access."),
+            ConfigKey.bytes(IDLE_BYTES_KEY, MmapStorageBackend.IDLE_MAPPING_BUDGET, 0, Long.MAX_VALUE,
+                    "mmap backend: bytes of idle, flushed chunk mappings kept mapped for reuse; the rest are "
+                            + "unmapped and leave the resident set (the page cache keeps them)."));
 
     /** Creates the provider; it holds no state. */
     public MmapStorageBackendProvider() {
@@ -52,6 +71,7 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
     public StorageBackend create(PluginConfig config, PluginContext context) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
-        return new MmapStorageBackend(config.bool(WARM_KEY));
+        return new MmapStorageBackend(config.bool(WARM_KEY), (int) config.longValue(CHUNK_SIZE_KEY),
+                config.longValue(IDLE_BYTES_KEY));
     }
 }

@@ -85,4 +85,28 @@ class MmapStorageBackendProviderTest {
         assertThatThrownBy(() -> new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, config), context()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(MmapStorageBackendProvider.WARM_KEY);
     }
+
+    @Test
+    void takesChunkSizeAndIdleBytesFromTheConfiguration() {
+        ConfigValues config = ConfigValues.empty().with(MmapStorageBackendProvider.CHUNK_SIZE_KEY, "4096")
+                .with(MmapStorageBackendProvider.IDLE_BYTES_KEY, "0");
+        try (StorageBackend backend = new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, config), context())) {
+            MmapSegment segment = (MmapSegment) backend.open(storeRoot.resolve("chunks"), 3 * 4096);
+            segment.read(0, 1).release();
+            segment.read(2 * 4096, 1).release();
+            // Mapping the third chunk retired the first one: 4096-byte chunks and no idle one kept.
+            assertThat(segment.mappedChunks()).isEqualTo(1);
+            segment.close();
+        }
+    }
+
+    @Test
+    void rejectsNonPositiveChunkSizeAndNegativeIdleBytes() {
+        ConfigValues zero = ConfigValues.empty().with(MmapStorageBackendProvider.CHUNK_SIZE_KEY, "0");
+        assertThatThrownBy(() -> new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, zero), context()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(MmapStorageBackendProvider.CHUNK_SIZE_KEY);
+        ConfigValues negative = ConfigValues.empty().with(MmapStorageBackendProvider.IDLE_BYTES_KEY, "-1");
+        assertThatThrownBy(() -> new MmapStorageBackendProvider().create(PluginConfig.of(KEYS, negative), context()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(MmapStorageBackendProvider.IDLE_BYTES_KEY);
+    }
 }

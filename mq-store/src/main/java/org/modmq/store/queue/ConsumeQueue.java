@@ -74,26 +74,42 @@ public final class ConsumeQueue implements AutoCloseable {
         return maxOffset;
     }
 
+    /**
+     * Bounds at open: max is one past the last entry held in any file, min the first entry held. A file
+     * may hold no entry at all: dispatch created it when the queue crossed into it, and a power loss took
+     * every entry written since the queue's last force. Its start is then no bound: the earlier files may
+     * have lost their tail, or every entry, too, and re-dispatch must write those entries again.
+     */
     private void recoverBounds() {
         if (files.isEmpty()) {
             return;
         }
-        long last = files.lastStart();
-        long max = last / ENTRY;
-        Segment segment = files.find(last);
-        ByteBuf view = segment.read(0, (int) files.span());
-        try {
-            for (int i = (int) (files.span() / ENTRY) - 1; i >= 0; i--) {
-                if (view.getInt(view.readerIndex() + i * ENTRY + 8) > 0) {
-                    max = last / ENTRY + i + 1;
-                    break;
-                }
+        long max = files.firstStart() / ENTRY;
+        List<Long> starts = files.starts();
+        for (int i = starts.size() - 1; i >= 0; i--) {
+            long end = endOfEntries(starts.get(i));
+            if (end >= 0) {
+                max = end;
+                break;
             }
-        } finally {
-            view.release();
         }
         maxOffset = max;
         minOffset = Math.min(max, firstNonEmpty(files.firstStart() / ENTRY, max));
+    }
+
+    /** One past the last entry held in the file starting at logical byte {@code start}; -1 when it holds none. */
+    private long endOfEntries(long start) {
+        ByteBuf view = files.find(start).read(0, (int) files.span());
+        try {
+            for (int i = (int) (files.span() / ENTRY) - 1; i >= 0; i--) {
+                if (view.getInt(view.readerIndex() + i * ENTRY + 8) > 0) {
+                    return start / ENTRY + i + 1;
+                }
+            }
+            return -1;
+        } finally {
+            view.release();
+        }
     }
 
     private long firstNonEmpty(long from, long max) {
