@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.modmq.api.spi.TransportTls;
+import org.modmq.api.spi.replication.ReplicaLagGauges;
 import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
@@ -61,7 +62,7 @@ final class PullReplicationStrategy implements ReplicationStrategy {
         try {
             TransportTls tls = context.plugin().tls().orElse(null);
             ReplicaProgress progress = new ReplicaLagGauges(context.progress(), context.log(), context.plugin().clock(),
-                    context.plugin().metrics());
+                    context.plugin().metrics(), PullReplicationStrategyProvider.NAME);
             server = new HaServer(config, context.log(), progress, context.plugin().clock(), group, tls);
             follower = new MasterFollower(config, context.log(), context.plugin().clock(), group, tls);
         } catch (RuntimeException e) {

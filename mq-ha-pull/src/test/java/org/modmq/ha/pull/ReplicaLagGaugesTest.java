@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.modmq.api.spi.MetricsSink;
+import org.modmq.api.spi.replication.ReplicaLagGauges;
 import org.modmq.api.spi.replication.ReplicaLink;
 import org.modmq.testkit.ManualClock;
 
@@ -58,7 +59,7 @@ class ReplicaLagGaugesTest {
         MemoryLog log = MemoryLog.holding(4096, 0, 1000);
         RecordingProgress store = new RecordingProgress();
         CallbackSink sink = new CallbackSink();
-        ReplicaLagGauges gauges = new ReplicaLagGauges(store, log, clock, sink);
+        ReplicaLagGauges gauges = new ReplicaLagGauges(store, log, clock, sink, PullReplicationStrategyProvider.NAME);
         ReplicaLink replica = new ReplicaLink("127.0.0.1:40000", ReplicaLink.UNKNOWN_ID);
 
         gauges.acknowledged(replica, 1000);

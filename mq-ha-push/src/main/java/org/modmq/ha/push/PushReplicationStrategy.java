@@ -3,6 +3,7 @@ package org.modmq.ha.push;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import org.modmq.api.spi.TransportTls;
+import org.modmq.api.spi.replication.ReplicaLagGauges;
 import org.modmq.api.spi.replication.ReplicationContext;
 import org.modmq.api.spi.replication.ReplicationStrategy;
 import org.modmq.ha.push.config.PushConfig;
@@ -32,7 +33,8 @@ final class PushReplicationStrategy implements ReplicationStrategy {
         Objects.requireNonNull(context, "context");
         TransportTls tls = context.plugin().tls().orElse(null);
         this.master = new PushMaster(config, context.log(), new ReplicaLagGauges(context.progress(), context.log(),
-                context.plugin().clock(), context.plugin().metrics()), context.plugin().clock(), tls);
+                context.plugin().clock(), context.plugin().metrics(), PushReplicationStrategyProvider.NAME), context.plugin().clock(),
+                tls);
         this.follower = new MasterFollower(config, context.log(), context.plugin().clock(), tls);
     }
 

@@ -1,22 +1,21 @@
-package org.modmq.ha.push;
+package org.modmq.api.spi.replication;
 
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.modmq.api.spi.MetricsSink;
-import org.modmq.api.spi.replication.ReplicaLink;
-import org.modmq.api.spi.replication.ReplicaProgress;
-import org.modmq.api.spi.replication.ReplicatedLog;
 
 /**
  * The master side's replica lag, reported through the plugin context's {@link MetricsSink}: a
  * {@link ReplicaProgress} in front of the store's that remembers each connected replica's last
  * acknowledgement and when it last held the whole log. Scraped as {@code modmq_replica_lag_bytes} (log end −
  * acknowledged offset) and {@code modmq_replica_lag_seconds} (how long the replica has not held the log end;
- * 0 when it does). Thread-safe: acknowledgements come from the event loop, scrapes from the exporter.
+ * 0 when it does), labelled with the replica and the strategy's name. A strategy puts it between the store's
+ * progress and its own sessions ({@link ReplicationContext#progress()}); both bundled strategies do.
+ * Thread-safe: acknowledgements come from the event loop, scrapes from the exporter.
  */
-final class ReplicaLagGauges implements ReplicaProgress {
+public final class ReplicaLagGauges implements ReplicaProgress {
 
     /** One replica's last acknowledgement and the last time it held everything. */
     private record Ack(long offset, long caughtUpMillis) {
@@ -27,20 +26,28 @@ final class ReplicaLagGauges implements ReplicaProgress {
     private final Clock clock;
     private final Map<ReplicaLink, Ack> acks = new ConcurrentHashMap<>();
 
-    ReplicaLagGauges(ReplicaProgress delegate, ReplicatedLog log, Clock clock, MetricsSink sink) {
+    /**
+     * Registers the two gauges with {@code sink}.
+     *
+     * @param delegate the store's progress, told of every acknowledgement and disconnection
+     * @param strategy the strategy's provider name, the {@code strategy} label
+     */
+    public ReplicaLagGauges(ReplicaProgress delegate, ReplicatedLog log, Clock clock, MetricsSink sink,
+                            String strategy) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.log = Objects.requireNonNull(log, "log");
         this.clock = Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(strategy, "strategy");
         sink.gaugeCallback("modmq_replica_lag_bytes", "CommitLog bytes the replica has not acknowledged yet",
                 out -> acks.forEach((link, ack) -> out.sample(Math.max(0, log.maxOffset() - ack.offset()),
-                        link.address(), Long.toString(link.brokerId()), PushReplicationStrategyProvider.NAME)),
+                        link.address(), Long.toString(link.brokerId()), strategy)),
                 "replica", "replica_id", "strategy");
         sink.gaugeCallback("modmq_replica_lag_seconds", "How long the replica has not held the master's log end",
                 out -> {
                     long now = clock.millis();
                     acks.forEach((link, ack) -> out.sample(ack.offset() >= log.maxOffset() ? 0
                             : Math.max(0, now - ack.caughtUpMillis()) / 1000.0, link.address(),
-                            Long.toString(link.brokerId()), PushReplicationStrategyProvider.NAME));
+                            Long.toString(link.brokerId()), strategy));
                 }, "replica", "replica_id", "strategy");
     }
 
