@@ -1,9 +1,5 @@
 package org.modmq.broker;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -12,6 +8,7 @@ import org.modmq.api.config.ConfigValues;
 import org.modmq.broker.config.BrokerConfigParser;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.runtime.PluginSelection;
+import org.modmq.testkit.process.FreePort;
 
 /** One in-process broker of a replicated broker set, with its store binding in reach (tests). */
 final class HaNode implements AutoCloseable {
@@ -51,14 +48,9 @@ final class HaNode implements AutoCloseable {
         return new HaNode(values);
     }
 
-    /** A port free on 127.0.0.1 now (a broker binds it a moment later). */
+    /** A port free on 127.0.0.1 now (a broker binds it a moment later), outside the ephemeral range. */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FreePort.pick();
     }
 
     BrokerServer broker() {

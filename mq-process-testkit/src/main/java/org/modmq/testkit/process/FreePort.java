@@ -6,22 +6,33 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Ports on 127.0.0.1 for the processes under test. A port picked here was free a moment ago: it was
  * bound and released again, so another process may take it before ours binds; the start-up wait of
  * {@link ChildProcess} then fails with the process's output. Stateless and thread-safe.
+ *
+ * <p>Ports come from below the kernel's ephemeral range ({@code net.ipv4.ip_local_port_range}): a port
+ * the kernel handed to {@code bind(0)} is one it may hand to the next outgoing connection of any test
+ * running beside us, and a listener picked that way then fails to bind (seen in CI). Below the range only
+ * other pickers compete, and each pick is checked by binding it.
  */
 public final class FreePort {
 
     private static final int CONNECT_TIMEOUT_MILLIS = 200;
+    private static final int LOWEST = 10_000;
+    private static final int ATTEMPTS = 1_000;
+    private static final Path PORT_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private FreePort() {
     }
 
-    /** One port that was free on 127.0.0.1 a moment ago (bound with port 0 and released). */
+    /** One port that was free on 127.0.0.1 a moment ago (bound and released). */
     public static int pick() {
         return pick(1)[0];
     }
@@ -38,7 +49,7 @@ public final class FreePort {
         try {
             int[] ports = new int[count];
             for (int i = 0; i < count; i++) {
-                ServerSocket socket = bound(0);
+                ServerSocket socket = boundOutsideEphemeralRange();
                 held.add(socket);
                 ports[i] = socket.getLocalPort();
             }
@@ -89,6 +100,32 @@ public final class FreePort {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** A socket bound to a random free port below the ephemeral range, or to one the kernel picks. */
+    private static ServerSocket boundOutsideEphemeralRange() throws IOException {
+        int ephemeralLow = ephemeralRangeLow();
+        if (ephemeralLow - LOWEST >= 1_000) {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                int candidate = ThreadLocalRandom.current().nextInt(LOWEST, ephemeralLow);
+                try {
+                    return bound(candidate);
+                } catch (IOException taken) {
+                    // in use by someone else: draw again
+                }
+            }
+        }
+        return bound(0);
+    }
+
+    /** The lowest ephemeral port, or {@link #LOWEST} where the range cannot be read (then bind(0) is used). */
+    static int ephemeralRangeLow() {
+        try {
+            String[] range = Files.readString(PORT_RANGE).trim().split("\\s+");
+            return Integer.parseInt(range[0]);
+        } catch (IOException | RuntimeException e) {
+            return LOWEST;
         }
     }
 

@@ -22,6 +22,15 @@ class FreePortTest {
     }
 
     @Test
+    void picksBelowTheEphemeralRangeWhereThereIsRoomForIt() {
+        int low = FreePort.ephemeralRangeLow();
+        int[] ports = FreePort.pick(20);
+        if (low - 10_000 >= 1_000) {
+            assertThat(Arrays.stream(ports).allMatch(port -> port >= 10_000 && port < low)).isTrue();
+        }
+    }
+
+    @Test
     void acceptsOnlyWhileSomethingListens() throws Exception {
         int port;
         try (ServerSocket server = new ServerSocket()) {
