@@ -1,5 +1,6 @@
 package org.modmq.broker.data;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -232,18 +233,32 @@ public final class SendMessageProcessor implements RequestProcessor {
         boolean batch = batch(request, header);
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
         boolean waitStore = true;
+        InetSocketAddress storeHost = path.storeHost(channel);
         for (BatchBodyDecoder.Entry entry : entries) {
             // The batch's own properties come after the message's, so the batch-level UNIQ_KEY and WAIT win.
-            Map<String, String> properties = MessageProperties.decode(entry.properties() + header.properties());
-            if (dlq) {
-                properties.remove(MessageProperties.DELAY);
+            String combined = entry.properties() + header.properties();
+            EncodedProperties plain = dlq ? null : EncodedProperties.parse(combined);
+            DelayRedirect.Target target;
+            String encoded;
+            if (plain != null && (batch || plain.get(MessageProperties.DELAY) == null)) {
+                // Nothing to redirect or remove: the string is completed in place (EncodedProperties).
+                target = new DelayRedirect.Target(topic, queueId);
+                if (messages.isEmpty()) {
+                    waitStore = !"false".equals(plain.get(MessageProperties.WAIT));
+                }
+                encoded = plain.completed(path.identity().clusterName(), path::newUniqueKey);
+            } else {
+                Map<String, String> properties = MessageProperties.decode(combined);
+                if (dlq) {
+                    properties.remove(MessageProperties.DELAY);
+                }
+                target = dlq || batch ? new DelayRedirect.Target(topic, queueId)
+                        : path.delay().redirect(topic, queueId, properties, header.sysFlag());
+                if (messages.isEmpty()) {
+                    waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
+                }
+                encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
             }
-            DelayRedirect.Target target = dlq || batch ? new DelayRedirect.Target(topic, queueId)
-                    : path.delay().redirect(topic, queueId, properties, header.sysFlag());
-            if (messages.isEmpty()) {
-                waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
-            }
-            String encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
             // A UTF-16 unit never takes more than 3 UTF-8 bytes: only long strings need the exact count.
             if (encoded.length() * 3L > MAX_PROPERTIES_BYTES
                     && encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PROPERTIES_BYTES) {
@@ -251,7 +266,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                         "properties longer than " + MAX_PROPERTIES_BYTES + " bytes");
             }
             messages.add(new BrokerMessage(target.topic(), target.queueId(), entry.flag(), entry.body(), encoded,
-                    header.bornTimestamp(), channel.remoteAddress(), path.storeHost(channel), header.sysFlag(),
+                    header.bornTimestamp(), channel.remoteAddress(), storeHost, header.sysFlag(),
                     header.reconsumeTimes(), 0));
         }
         return new Built(messages, waitStore);

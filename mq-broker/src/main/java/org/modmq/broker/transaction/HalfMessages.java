@@ -28,6 +28,10 @@ final class HalfMessages {
      * before 4.6.1 sent back), as RocketMQ decides.
      */
     static boolean isPrepared(BrokerMessage message) {
+        // Most sends carry no TRAN_MSG at all: a scan of the string spares them a decoded map.
+        if (!message.properties().contains(TransactionKeys.TRAN_MSG + MessageProperties.NAME_VALUE_SEPARATOR)) {
+            return false;
+        }
         Map<String, String> properties = message.propertyMap();
         if (!Boolean.parseBoolean(properties.get(TransactionKeys.TRAN_MSG))) {
             return false;
