@@ -61,6 +61,32 @@ public final class MessageProperties {
         return properties;
     }
 
+    /**
+     * The value {@link #decode} gives {@code name} (the last of repeated entries), read from the string
+     * without building the map; {@code null} when absent.
+     */
+    public static String value(String encoded, String name) {
+        String found = null;
+        if (encoded == null) {
+            return null;
+        }
+        int start = 0;
+        while (start < encoded.length()) {
+            int end = encoded.indexOf(PROPERTY_SEPARATOR, start);
+            if (end < 0) {
+                end = encoded.length();
+            }
+            int split = start + name.length();
+            // Names hold no separator, so a match here is the entry's first separator, as decode splits it.
+            if (split > start && split < end - 1 && encoded.charAt(split) == NAME_VALUE_SEPARATOR
+                    && encoded.startsWith(name, start)) {
+                found = encoded.substring(split + 1, end);
+            }
+            start = end + 1;
+        }
+        return found;
+    }
+
     /** The ConsumeQueue tag code of a {@code TAGS} value: its String hash, 0 without a tag. */
     public static long tagsCode(String tags) {
         return tags == null || tags.isEmpty() ? 0L : tags.hashCode();

@@ -26,16 +26,15 @@ final class SendResponses {
         if (!stored) {
             return error(request, status.responseCode(), remark(result));
         }
-        var properties = MessageProperties.decode(first.properties());
         RemotingCommand response = RemotingCommand.responseTo(request, status.responseCode(),
                 status == PutStatus.PUT_OK ? null : remark(result));
         response.putExtField("msgId", result.msgIdList());
         // A delayed message is answered with the queue it was sent to (RocketMQ does), not its schedule queue.
         String realQueue = DelayLevels.SCHEDULE_TOPIC.equals(first.topic())
-                ? properties.get(MessageProperties.REAL_QID) : null;
+                ? MessageProperties.value(first.properties(), MessageProperties.REAL_QID) : null;
         response.putExtField("queueId", realQueue != null ? realQueue : Integer.toString(first.queueId()));
         response.putExtField("queueOffset", result.queueOffset());
-        String uniqKey = properties.get(MessageProperties.UNIQ_KEY);
+        String uniqKey = MessageProperties.value(first.properties(), MessageProperties.UNIQ_KEY);
         if (uniqKey != null) {
             response.putExtField("transactionId", uniqKey);
         }
