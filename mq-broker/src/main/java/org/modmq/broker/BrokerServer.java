@@ -178,6 +178,7 @@ public final class BrokerServer implements AutoCloseable {
         });
         BrokerStats stats = new BrokerStats(clock, sink);
         stats.traffic().register(sink);
+        stats.events().register(sink);
         runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, stats,
                 controllerMode == null ? AckGate.OPEN : controllerMode.ackGate(), load,
                 new AtomicLong(config.identity().brokerId()), live, sink);
