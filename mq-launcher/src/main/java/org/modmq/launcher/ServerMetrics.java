@@ -60,5 +60,6 @@ final class ServerMetrics {
                 out -> out.sample(controller.isServingLeader() ? 1 : 0, group, self), "group", "peer_id");
         sink.gaugeCallback("modmq_controller_leader_known", "1 while this peer knows a leader (itself or another)",
                 out -> out.sample(controller.leaderId() == null ? 0 : 1, group, self), "group", "peer_id");
+        controller.reportTo(sink);
     }
 }
