@@ -56,6 +56,8 @@ import org.modmq.remoting.netty.ClientTls;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.RpcLatencyMetrics;
+import org.modmq.remoting.netty.RpcObserver;
 import org.modmq.remoting.netty.RequestCheck;
 import org.modmq.remoting.netty.ServerTls;
 import org.modmq.remoting.netty.RequestProcessor;
@@ -176,6 +178,7 @@ public final class BrokerServer implements AutoCloseable {
         });
         BrokerStats stats = new BrokerStats(clock, sink);
         stats.traffic().register(sink);
+        stats.events().register(sink);
         runtime = new BrokerRuntime(config, clock, scheduler, metadata, consumers, producers, stats,
                 controllerMode == null ? AckGate.OPEN : controllerMode.ackGate(), load,
                 new AtomicLong(config.identity().brokerId()), live, sink);
@@ -192,6 +195,8 @@ public final class BrokerServer implements AutoCloseable {
         RemotingServer remoting = new RemotingServer(config.remoting().serverConfig(identity.ip1(),
                 identity.listenPort()), serverTls);
         remoting.setRequestCheck(check);
+        RpcObserver rpcLatency = new RpcLatencyMetrics(sink);
+        remoting.setRpcObserver(rpcLatency);
         BrokerExecutors executors = new BrokerExecutors(remoting, config.executors());
         shutdown.at(ShutdownSequence.Step.EXECUTORS, executors);
         registerBuiltInProcessors(executors, store);
@@ -206,7 +211,7 @@ public final class BrokerServer implements AutoCloseable {
         });
         shutdown.at(ShutdownSequence.Step.SERVER, remoting);
         server = remoting.start();
-        startVipServer(identity, executors, consumers, producers, check, serverTls);
+        startVipServer(identity, executors, consumers, producers, check, serverTls, rpcLatency);
 
         RemotingClient client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
         client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
@@ -276,13 +281,14 @@ public final class BrokerServer implements AutoCloseable {
      */
     private void startVipServer(BrokerIdentityConfig identity, BrokerExecutors executors,
                                 ConsumerGroupRegistry consumers, ProducerRegistry producers, RequestCheck check,
-                                ServerTls tls) {
+                                ServerTls tls, RpcObserver rpcLatency) {
         int port = identity.vipListenPort();
         if (port == 0 || port == identity.listenPort() || port == identity.haListenPort()) {
             return;
         }
         RemotingServer vip = new RemotingServer(config.remoting().serverConfig(identity.ip1(), port), tls);
         vip.setRequestCheck(check);
+        vip.setRpcObserver(rpcLatency);
         vip.addChannelCloseListener(channel -> {
             consumers.channelClosed(channel);
             producers.channelClosed(channel);

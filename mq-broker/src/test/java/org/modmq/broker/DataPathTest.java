@@ -149,6 +149,15 @@ class DataPathTest {
         assertThat(retry.reconsumeTimes()).isEqualTo(1);
         assertThat(retry.properties()).containsEntry("RETRY_TOPIC", "TopicA").containsKey("ORIGIN_MESSAGE_ID")
                 .containsEntry("REAL_TOPIC", "%RETRY%g1").doesNotContainKey("DELAY");
+        assertThat(broker.runtime().stats().events().sentToDlq("g1", "TopicA", false)).isZero();
+
+        // delayLevel -1: straight to the DLQ, counted under the original topic.
+        assertThat(client.invoke(RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK)
+                .putExtField("offset", retry.physicalOffset()).putExtField("group", "g1")
+                .putExtField("delayLevel", -1).putExtField("maxReconsumeTimes", 16)).code())
+                .isEqualTo(ResponseCode.SUCCESS);
+        assertThat(maxOffset("%DLQ%g1", 0)).isEqualTo(1);
+        assertThat(broker.runtime().stats().events().sentToDlq("g1", "TopicA", false)).isEqualTo(1);
     }
 
     @Test

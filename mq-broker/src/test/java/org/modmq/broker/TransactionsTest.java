@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.broker.data.MessageStoreBinding;
 import org.modmq.broker.data.PullMessageProcessor;
 import org.modmq.broker.runtime.PluginSelection;
+import org.modmq.broker.stats.MessageEvents;
 import org.modmq.broker.testing.Await;
 import org.modmq.broker.testing.TestConfigs;
 import org.modmq.remoting.netty.RemotingClient;
@@ -174,6 +175,7 @@ class TransactionsTest {
         Half half = prepare("TopicTx", "c1");
         assertThat(half.queueOffset()).isZero();
         assertThat(pullAll("TopicTx", 1)).isEmpty();
+        assertThat(events().halfMessages("TopicTx")).isEqualTo(1);
         List<BrokerClient.Record> halves = pullAll("RMQ_SYS_TRANS_HALF_TOPIC", 0);
         assertThat(halves).singleElement().satisfies(h -> {
             assertThat(h.physicalOffset()).isEqualTo(half.commitLogOffset());
@@ -183,6 +185,8 @@ class TransactionsTest {
         });
 
         assertThat(end(half, COMMIT, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(events().commits("TopicTx")).isEqualTo(1);
+        assertThat(events().halfMessages("TopicTx")).isZero();
         List<BrokerClient.Record> delivered = pullAll("TopicTx", 1);
         assertThat(delivered).singleElement().satisfies(m -> {
             assertThat(m.body()).isEqualTo("c1");
@@ -204,6 +208,8 @@ class TransactionsTest {
         assertThat(end(half, ROLLBACK, true).code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
         assertThat(pullAll("TopicTx", 1)).hasSize(1);
         assertThat(pullAll("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0)).hasSize(1);
+        assertThat(events().commits("TopicTx")).as("a refused second end counts nothing").isEqualTo(1);
+        assertThat(events().rollbacks("TopicTx")).isZero();
         clock.advance(Duration.ofSeconds(10));
         assertThat(checkNow()).isZero();
     }
@@ -242,6 +248,9 @@ class TransactionsTest {
         start();
         Half half = prepare("TopicTx", "r1");
         assertThat(end(half, ROLLBACK, false).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(events().rollbacks("TopicTx")).isEqualTo(1);
+        assertThat(events().commits("TopicTx")).isZero();
+        assertThat(events().halfMessages("TopicTx")).isZero();
         assertThat(pullAll("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0)).singleElement()
                 .satisfies(op -> assertThat(op.body()).isEqualTo("0,"));
         assertThat(end(half, COMMIT, false).code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
@@ -306,6 +315,7 @@ class TransactionsTest {
             assertThat(m.body()).isEqualTo("m1");
             assertThat(m.properties()).containsEntry("REAL_TOPIC", "TopicTx").containsEntry("TRANSACTION_CHECK_TIMES", "3");
         });
+        assertThat(events().halfMessages("TopicTx")).as("a discarded half message is no longer open").isZero();
         assertThat(answer(last, COMMIT).code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
         assertThat(end(half, COMMIT, false).code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
         clock.advance(Duration.ofSeconds(10));
@@ -495,5 +505,9 @@ class TransactionsTest {
                 .isEqualTo(ResponseCode.ILLEGAL_OPERATION);
         assertThat(answer(check, COMMIT).code()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(pullAll("TopicTx", 1)).extracting(BrokerClient.Record::body).containsExactly("i1");
+    }
+
+    private MessageEvents events() {
+        return broker.runtime().stats().events();
     }
 }

@@ -29,7 +29,8 @@ import org.modmq.testkit.process.ChildProcess;
  * A distribution with only some plugins, as {@code mvn -pl mq-distribution -am package -Dmodmq.plugins=mmap,pull}
  * makes it: bin/, conf/ and lib/ of the built distribution, plugins/ filled by the build's own selection
  * step ({@code select-plugins.sh}, the system property {@value #SELECT_PROPERTY}) from the jars the build
- * staged ({@value #CANDIDATES_PROPERTY}). It starts and serves a stock client's send; a broker whose
+ * staged ({@value #CANDIDATES_PROPERTY}). It starts with {@code flushDiskType=SYNC_FLUSH} (the flush
+ * policies are part of mq-store, always present) and serves a stock client's send; a broker whose
  * configuration names a plugin left out stops at start-up, listing what is installed.
  */
 @Tag("integration")
@@ -52,7 +53,9 @@ class ChosenPluginsDistributionTest {
                 .anyMatch(jar -> jar.startsWith("mq-store-mmap-"))
                 .anyMatch(jar -> jar.startsWith("mq-ha-pull-"));
 
-        Distribution.StandaloneConf conf = chosen.standaloneConf(workDir, "chosen-plugins");
+        // The flush policies are part of mq-store in lib/, not plugins: a chosen distribution has both.
+        Distribution.StandaloneConf conf = chosen.standaloneConf(workDir, "chosen-plugins",
+                Map.of("flushDiskType", "SYNC_FLUSH"));
         try (ChildProcess standalone = chosen.startStandalone(workDir, conf)) {
             DefaultMQProducer producer = StockClients.producer(conf.namesrvAddr(), "pg_chosen_plugins");
             try {

@@ -254,6 +254,11 @@ final class Distribution {
      * no VIP port, a store under {@code workDir}; every other key keeps the launcher's embedded default.
      */
     StandaloneConf standaloneConf(Path workDir, String brokerName) {
+        return standaloneConf(workDir, brokerName, Map.of());
+    }
+
+    /** As {@link #standaloneConf(Path, String)}, with {@code overrides} added to the file. */
+    StandaloneConf standaloneConf(Path workDir, String brokerName, Map<String, String> overrides) {
         int[] ports = FreePort.pick(3);
         int brokerPort = ports[0];
         int namesrvPort = ports[1];
@@ -265,6 +270,7 @@ final class Distribution {
         settings.put("vipListenPort", "0");
         settings.put("namesrvAddr", "127.0.0.1:" + namesrvPort);
         settings.put("storePathRootDir", store.toString());
+        settings.putAll(overrides);
         Path file = ConfFile.write(workDir, "standalone.conf", settings);
         return new StandaloneConf(brokerName, file, brokerPort, namesrvPort, store);
     }

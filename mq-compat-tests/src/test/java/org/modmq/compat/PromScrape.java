@@ -87,6 +87,11 @@ final class PromScrape {
         return text;
     }
 
+    /** Every sample of the scrape. */
+    List<Sample> samples() {
+        return samples;
+    }
+
     /** Samples of {@code name} whose labels include every pair of {@code match}. */
     List<Sample> samples(String name, Map<String, String> match) {
         return samples.stream().filter(s -> s.name().equals(name))

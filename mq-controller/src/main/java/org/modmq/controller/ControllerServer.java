@@ -18,11 +18,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.modmq.acl.AclService;
 import org.modmq.acl.ControllerAdminRequests;
+import org.modmq.api.spi.MetricsSink;
 import org.modmq.controller.core.BrokerRegistrations;
 import org.modmq.controller.core.ControllerContext;
 import org.modmq.controller.core.EventLog;
 import org.modmq.controller.core.InactiveMasterAgent;
 import org.modmq.controller.core.LeaderGate;
+import org.modmq.controller.core.Leadership;
 import org.modmq.controller.core.MasterElections;
 import org.modmq.controller.core.ReplicaQueries;
 import org.modmq.controller.core.RoleChangeNotifier;
@@ -81,6 +83,7 @@ public final class ControllerServer implements AutoCloseable {
     private final ThreadPoolExecutor requestExecutor;
     private final ScheduledExecutorService scheduler;
     private final InactiveMasterAgent agent;
+    private final MasterElections elections;
     private final AclService acl;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private ScheduledFuture<?> scan;
@@ -123,7 +126,7 @@ public final class ControllerServer implements AutoCloseable {
                 client::invokeOneway);
         ElectPolicy policy = new ElectPolicy();
         LeaseRule leaseRule = new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax());
-        MasterElections elections = new MasterElections(context, policy, leaseRule, notifier);
+        this.elections = new MasterElections(context, policy, leaseRule, notifier);
         this.agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         ControllerPeer self = config.self();
         this.server = new RemotingServer(config.remoting().serverConfig(self.remotingHost(), self.remotingPort()),
@@ -228,6 +231,20 @@ public final class ControllerServer implements AutoCloseable {
     /** @return whether this peer is the Raft leader and serves leader-only requests */
     public boolean isServingLeader() {
         return log.leadership().mayWrite();
+    }
+
+    Leadership leadership() {
+        return log.leadership();
+    }
+
+    /**
+     * Reports RocketMQ's controller figures ({@code role}, {@code request_total}, {@code request_latency},
+     * {@code election_total}, {@code active_broker_num}) to {@code sink}; valid before and after start.
+     */
+    public void reportTo(MetricsSink sink) {
+        ControllerMetrics metrics = ControllerMetrics.register(Objects.requireNonNull(sink, "sink"), this);
+        server.setRpcObserver(metrics);
+        elections.observe(metrics);
     }
 
     /** @return the leader's id as this peer knows it, or null */

@@ -7,6 +7,7 @@ import org.modmq.controller.ControllerServer;
 import org.modmq.metrics.MetricsConfig;
 import org.modmq.metrics.MetricsEndpoint;
 import org.modmq.namesrv.NamesrvServer;
+import org.modmq.remoting.netty.RpcLatencyMetrics;
 
 /**
  * The {@code /metrics} endpoint of a name-server or controller process (the broker starts its own):
@@ -28,6 +29,7 @@ final class ServerMetrics {
         MetricsEndpoint endpoint = MetricsEndpoint.start(config, Map.of("node_type", "namesrv",
                 "node_id", namesrv.address()));
         MetricsSink sink = endpoint.sink();
+        namesrv.setRpcObserver(new RpcLatencyMetrics(sink));
         sink.gaugeCallback("modmq_namesrv_live_brokers", "Brokers registered and not expired",
                 out -> out.sample(namesrv.liveBrokerCount()));
         sink.gaugeCallback("modmq_namesrv_topics", "Topics with queue data on some registered broker",
@@ -58,5 +60,6 @@ final class ServerMetrics {
                 out -> out.sample(controller.isServingLeader() ? 1 : 0, group, self), "group", "peer_id");
         sink.gaugeCallback("modmq_controller_leader_known", "1 while this peer knows a leader (itself or another)",
                 out -> out.sample(controller.leaderId() == null ? 0 : 1, group, self), "group", "peer_id");
+        controller.reportTo(sink);
     }
 }

@@ -22,6 +22,7 @@ import org.modmq.namesrv.route.RouteTable;
 import org.modmq.remoting.netty.ProcessorExecutors;
 import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.remoting.netty.RemotingServer;
+import org.modmq.remoting.netty.RpcObserver;
 import org.modmq.remoting.netty.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,6 +137,14 @@ public final class NamesrvServer implements AutoCloseable {
     /** @return {@code bindAddress:port}, the value brokers and clients use as {@code namesrvAddr} */
     public String address() {
         return config.bindAddress() + ":" + port();
+    }
+
+    /**
+     * Sets who is told of every answer the name server writes (RocketMQ's {@code rocketmq_rpc_latency}
+     * is {@link org.modmq.remoting.netty.RpcLatencyMetrics}); valid before and after start.
+     */
+    public void setRpcObserver(RpcObserver observer) {
+        server.setRpcObserver(observer);
     }
 
     /** @return the settings this server started with */

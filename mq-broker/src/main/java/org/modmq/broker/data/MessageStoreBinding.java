@@ -84,7 +84,8 @@ public final class MessageStoreBinding implements StoreBinding, QueueOffsets {
         this.followed = runtime.config().replication().masterAddress().orElse(null);
         this.timers = runtime.config().timer().wheelEnable() ? TimerRunner.start(store,
                 new java.net.InetSocketAddress(runtime.config().identity().ip1(), runtime.config().identity().listenPort()),
-                runtime.config().timer(), runtime.clock(), runtime.config().store().rootDir()) : null;
+                runtime.config().timer(), runtime.clock(), runtime.config().store().rootDir(), runtime.stats().events())
+                : null;
     }
 
     /**

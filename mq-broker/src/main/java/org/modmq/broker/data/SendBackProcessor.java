@@ -78,7 +78,8 @@ public final class SendBackProcessor implements RequestProcessor {
                 ? h.optionalInt("maxReconsumeTimes", groupConfig.retryMaxTimes()) : groupConfig.retryMaxTimes();
         String topic;
         int queueId;
-        if (original.reconsumeTimes() >= maxTimes || delayLevel < 0) {
+        boolean dlq = original.reconsumeTimes() >= maxTimes || delayLevel < 0;
+        if (dlq) {
             topic = metadata.topics().dlqTopicOf(group).topicName();
             queueId = 0;
             properties.put(MessageProperties.DELAY, "0");
@@ -95,10 +96,16 @@ public final class SendBackProcessor implements RequestProcessor {
         BrokerMessage again = new BrokerMessage(topic, queueId, original.flag(), original.body(),
                 MessageProperties.encode(properties), original.bornTimestamp(), original.bornHost(),
                 path.storeHost(channel), original.sysFlag(), original.reconsumeTimes() + 1, 0);
-        return path.writer().write(List.of(again), false).thenApply(result -> result.status() == PutStatus.PUT_OK
-                || result.status() == PutStatus.FLUSH_DISK_TIMEOUT
-                ? RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null)
-                : RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR, result.status().name()));
+        String originTopic = properties.get(MessageProperties.RETRY_TOPIC);
+        return path.writer().write(List.of(again), false).thenApply(result -> {
+            if (result.status() != PutStatus.PUT_OK && result.status() != PutStatus.FLUSH_DISK_TIMEOUT) {
+                return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR, result.status().name());
+            }
+            if (dlq) {
+                path.runtime().stats().events().sentToDlq(group, originTopic);
+            }
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null);
+        });
     }
 
     private static CompletableFuture<RemotingCommand> answer(RemotingCommand request, int code, String remark) {

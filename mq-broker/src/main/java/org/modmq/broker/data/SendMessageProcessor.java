@@ -88,6 +88,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         int queueId = chooseQueue(header, topic);
         String targetTopic = topic.topicName();
         boolean dlq = false;
+        String dlqOf = null;
         if (TopicValidator.isRetryTopic(targetTopic)) {
             String group = targetTopic.substring(TopicValidator.RETRY_PREFIX.length());
             SubscriptionGroupConfig groupConfig = path.runtime().metadata().subscriptionGroups().findOrCreate(group)
@@ -99,6 +100,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 targetTopic = path.runtime().metadata().topics().dlqTopicOf(group).topicName();
                 queueId = 0;
                 dlq = true;
+                dlqOf = group;
             }
         }
         Built built = build(channel, request, entries, header, targetTopic, queueId, dlq);
@@ -106,6 +108,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         // Transactions: a prepared send is stored as its half message; the answer still names the real queue.
         List<BrokerMessage> stored = path.transactions().toStore(messages);
         long started = System.nanoTime();
+        String dlqGroup = dlqOf;
         return path.writer().write(stored, built.waitStore()).thenApply(result -> {
             path.runtime().stats().recordPutNanos(System.nanoTime() - started, result.commitLogOffset() >= 0);
             if (result.commitLogOffset() >= 0) {
@@ -113,6 +116,11 @@ public final class SendMessageProcessor implements RequestProcessor {
                 path.runtime().stats().recordPut(messages.get(0).topic(),
                         TrafficCounters.MessageType.of(first.sysFlag(), first.properties()), messages.size(),
                         bodyBytes(messages));
+                if (dlqGroup != null) {
+                    path.runtime().stats().events().sentToDlq(dlqGroup, header.topic());
+                } else if (stored != messages) {
+                    path.runtime().stats().events().halfStored(messages.get(0).topic());
+                }
             }
             return SendResponses.of(request, result, messages.get(0));
         });

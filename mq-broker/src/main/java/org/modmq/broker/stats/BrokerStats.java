@@ -45,6 +45,7 @@ public final class BrokerStats {
     private final Map<String, Map<Integer, Long>> pullOffsets = new ConcurrentHashMap<>();
     private final PutLatency putLatency = new PutLatency();
     private final TrafficCounters traffic;
+    private final MessageEvents events = new MessageEvents();
     private final MetricsSink.Histogram sendLatency;
     private final MetricsSink.Histogram pullLatency;
     private final Object dayLock = new Object();
@@ -96,6 +97,11 @@ public final class BrokerStats {
         this.pullLatency = sink.histogram("modmq_pull_latency_seconds",
                 "Time a pull takes to read its messages from the store (long-polling holds excluded)",
                 LATENCY_BUCKETS).labels();
+    }
+
+    /** DLQ, transaction and timer counts ({@link MessageEvents#register} adds their families). */
+    public MessageEvents events() {
+        return events;
     }
 
     /** The per-topic and per-group traffic counts. */

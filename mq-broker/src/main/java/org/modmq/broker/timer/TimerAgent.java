@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.api.message.StoredMessage;
 import org.modmq.broker.config.TimerConfig;
+import org.modmq.broker.stats.MessageEvents;
 import org.modmq.store.AppendedPut;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,7 @@ final class TimerAgent implements AutoCloseable {
     private final TimerConfig config;
     private final Clock clock;
     private final Path checkpointFile;
+    private final MessageEvents events;
     private State state = State.STANDBY;
     private long queueOffset;
     private long readMs;
@@ -77,6 +79,13 @@ final class TimerAgent implements AutoCloseable {
     private long markedIndexed;
 
     TimerAgent(TimerAccess access, TimerIndex index, TimerConfig config, Clock clock, Path checkpointFile) {
+        this(access, index, config, clock, checkpointFile, new MessageEvents());
+    }
+
+    /** @param events where timers enqueued and dequeued are counted ({@code rocketmq_timer_*}) */
+    TimerAgent(TimerAccess access, TimerIndex index, TimerConfig config, Clock clock, Path checkpointFile,
+               MessageEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.access = Objects.requireNonNull(access, "access");
         this.index = Objects.requireNonNull(index, "index");
         this.config = Objects.requireNonNull(config, "config");
@@ -244,6 +253,7 @@ final class TimerAgent implements AutoCloseable {
         }
         lastDelivery = put.durable();
         delivered++;
+        events.timerDequeued(message.get().topic());
         LOG.debug("timer at CommitLog offset {} delivered to {}-{} at {}", stored.commitLogOffset(),
                 message.get().topic(), message.get().queueId(), put.appended().commitLogOffset());
         return true;
@@ -288,6 +298,7 @@ final class TimerAgent implements AutoCloseable {
                             slotMs);
                 }
                 indexed++;
+                events.timerEnqueued(message.message().propertyMap().get(TimerProperties.REAL_TOPIC));
             }
             queueOffset = message.queueOffset() + 1;
             work++;

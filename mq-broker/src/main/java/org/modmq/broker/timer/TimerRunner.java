@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.modmq.broker.config.TimerConfig;
+import org.modmq.broker.stats.MessageEvents;
 import org.modmq.store.MessageStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +50,20 @@ public final class TimerRunner implements AutoCloseable {
      */
     public static TimerRunner start(MessageStore store, InetSocketAddress storeHost, TimerConfig config, Clock clock,
                                     Path rootDir) {
+        return start(store, storeHost, config, clock, rootDir, new MessageEvents());
+    }
+
+    /**
+     * As {@link #start(MessageStore, InetSocketAddress, TimerConfig, Clock, Path)}, counting timers enqueued
+     * and dequeued in {@code events}.
+     */
+    public static TimerRunner start(MessageStore store, InetSocketAddress storeHost, TimerConfig config, Clock clock,
+                                    Path rootDir, MessageEvents events) {
         Objects.requireNonNull(store, "store");
         Path dir = Objects.requireNonNull(rootDir, "rootDir").resolve("timer");
         TimerIndex index = new TimerIndex(dir, SLOTS, config.precisionMs(), SEGMENT_RECORDS);
-        TimerAgent agent = new TimerAgent(new StoreTimerAccess(store, storeHost), index, config, clock, dir.resolve("checkpoint"));
+        TimerAgent agent = new TimerAgent(new StoreTimerAccess(store, storeHost), index, config, clock,
+                dir.resolve("checkpoint"), events);
         TimerRunner runner = new TimerRunner(agent, Math.max(1, Math.min(10, config.precisionMs() / 10)));
         runner.thread.start();
         return runner;

@@ -161,6 +161,7 @@ final class TransactionCheckAgent {
                 properties.get(TransactionKeys.REAL_TOPIC), checkTimes, config.checkMax(), copy.commitLogOffset(),
                 TransactionKeys.CHECK_MAX_TOPIC, put.appended().commitLogOffset());
         service.writeOp(copy, ledger, true);
+        service.runtime().stats().events().halfEnded(properties.get(TransactionKeys.REAL_TOPIC));
         return true;
     }
 }

@@ -233,6 +233,7 @@ final class TransactionService {
                     "the committed message was not stored: " + put.appended().detail());
         }
         runtime.stats().recordPut(message.topic(), 1, message.body().length);
+        runtime.stats().events().committed(realTopic(half));
         if (!writeOp(half, current, true)) {
             LOG.error("committed message of half {} stored at {}, but its op record was not; a restart may check "
                     + "it again", half.commitLogOffset(), put.appended().commitLogOffset());
@@ -245,7 +246,13 @@ final class TransactionService {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR,
                     "the rollback was not stored; the check-back will ask again");
         }
+        runtime.stats().events().rolledBack(realTopic(half));
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null);
+    }
+
+    /** The topic the half message's producer sent to (RocketMQ's {@code topic} label of the transaction figures). */
+    static String realTopic(StoredMessage half) {
+        return half.message().propertyMap().get(TransactionKeys.REAL_TOPIC);
     }
 
     /**

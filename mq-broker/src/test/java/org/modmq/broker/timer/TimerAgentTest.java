@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.message.BrokerMessage;
 import org.modmq.broker.config.TimerConfig;
+import org.modmq.broker.stats.MessageEvents;
 import org.modmq.testkit.ManualClock;
 
 class TimerAgentTest {
@@ -34,6 +35,7 @@ class TimerAgentTest {
     /** Body → when it was delivered, per delivery. */
     private final Map<String, List<Long>> deliveredAt = new HashMap<>();
     private final List<TimerAgent> agents = new ArrayList<>();
+    private final MessageEvents events = new MessageEvents();
     private TimerConfig config = new TimerConfig(true, 259_200, 100, 500, false, false);
     private TimerAgent agent;
     /** Agents stepped besides {@link #agent} (other brokers of the set). */
@@ -51,7 +53,7 @@ class TimerAgentTest {
     private TimerAgent open(FakeTimerAccess view, Path timerDir, int slots, int precisionMs, int segmentRecords) {
         config = new TimerConfig(true, 259_200, precisionMs, 500, false, false);
         TimerAgent opened = new TimerAgent(view, new TimerIndex(timerDir, slots, precisionMs,
-                segmentRecords), config, clock, timerDir.resolve("checkpoint"));
+                segmentRecords), config, clock, timerDir.resolve("checkpoint"), events);
         agents.add(opened);
         agent = opened;
         return opened;
@@ -112,6 +114,8 @@ class TimerAgentTest {
                 .containsEntry("TIMER_OUT_MS", "1700000003000").containsKeys("TIMER_ENQUEUE_MS", "TIMER_DEQUEUE_MS")
                 .doesNotContainKeys("REAL_TOPIC", "REAL_QID");
         assertThat(agent.delivered()).isEqualTo(1);
+        assertThat(events.timersEnqueued("Orders")).isEqualTo(1);
+        assertThat(events.timersDequeued("Orders")).isEqualTo(1);
     }
 
     @Test
@@ -139,6 +143,8 @@ class TimerAgentTest {
         agent.doWork();
         agent.doWork();
         assertThat(access.deliveredBodies()).containsExactly("late");
+        assertThat(events.timersEnqueued("Orders")).as("counted as enqueued and dequeued at once").isEqualTo(1);
+        assertThat(events.timersDequeued("Orders")).isEqualTo(1);
     }
 
     @Test

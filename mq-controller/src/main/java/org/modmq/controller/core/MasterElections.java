@@ -37,6 +37,7 @@ public final class MasterElections {
     private final ElectPolicy policy;
     private final Consumer<RoleChange> roleChanges;
     private final LeaseRule leaseRule;
+    private volatile ElectionObserver observer = ElectionObserver.NONE;
 
     /**
      * @param context     the shared parts
@@ -61,6 +62,21 @@ public final class MasterElections {
      * @param designateElect whether {@code brokerId} is the broker an operator wants as master
      */
     public CompletableFuture<ControllerReply> electMaster(String brokerName, Long brokerId, boolean designateElect) {
+        return elect(brokerName, brokerId, designateElect).whenComplete((reply, error) -> {
+            if (reply != null) {
+                String cluster = context.log().state().brokerSet(brokerName).map(BrokerSetState::clusterName)
+                        .orElse("");
+                observer.elected(cluster, brokerName, reply.code());
+            }
+        });
+    }
+
+    /** Sets who is told of every election's outcome, replacing the previous one. */
+    public void observe(ElectionObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
+    private CompletableFuture<ControllerReply> elect(String brokerName, Long brokerId, boolean designateElect) {
         Long requester = brokerId == null || brokerId < 0 ? null : brokerId;
         return context.write(state -> {
             BrokerSetState set = state.brokerSet(brokerName).orElse(null);

@@ -1,6 +1,7 @@
 package org.modmq.controller.liveness;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,6 +75,18 @@ public final class BrokerLiveness {
     /** @return what was last heard from {@code key}, if anything (active or not) */
     public Optional<LiveBroker> get(BrokerKey key) {
         return Optional.ofNullable(table.get(key));
+    }
+
+    /** @return how many brokers of each broker set are active now, keyed by [cluster name, broker name] */
+    public Map<List<String>, Long> activeBySet() {
+        long now = ticker.millis();
+        Map<List<String>, Long> counts = new HashMap<>();
+        table.forEach((key, live) -> {
+            if (live.activeAt(now)) {
+                counts.merge(List.of(key.clusterName(), key.brokerName()), 1L, Long::sum);
+            }
+        });
+        return counts;
     }
 
     /** @return the current reading of the clock heartbeats are stamped with */

@@ -34,6 +34,7 @@ final class CommandDispatcher {
     private final Map<Integer, Registration> table = new ConcurrentHashMap<>();
     private volatile Registration fallback;
     private volatile RequestCheck check = RequestCheck.NONE;
+    private volatile RpcObserver observer = RpcObserver.NONE;
     private final Object idleLock = new Object();
     private int inFlight;
 
@@ -51,25 +52,32 @@ final class CommandDispatcher {
         this.check = Objects.requireNonNull(check, "check");
     }
 
+    void rpcObserver(RpcObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
+        long started = System.nanoTime();
         Registration registration = table.getOrDefault(request.code(), fallback);
         if (registration == null) {
             answer(channel, request, RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    " request type " + request.code() + " not supported"));
+                    " request type " + request.code() + " not supported"), started, false);
             return;
         }
         enter();
         try {
-            registration.executor().execute(() -> run(registration.processor(), channel, request));
+            registration.executor().execute(() -> run(registration.processor(), channel, request, started));
         } catch (RejectedExecutionException e) {
             leave();
             LOG.debug("processor executor full, answering SYSTEM_BUSY to {} for code {}", channel.remoteAddressText(),
                     request.code());
-            answer(channel, request, RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK));
+            answer(channel, request, RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK),
+                    started, false);
         }
     }
 
-    private void run(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
+    private void run(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request,
+                     long started) {
         CompletableFuture<RemotingCommand> future;
         try {
             check.check(channel, request);
@@ -81,12 +89,13 @@ final class CommandDispatcher {
             leave();
             return;
         }
+        boolean held = !future.isDone();
         future.whenComplete((response, error) -> {
             try {
                 if (error != null) {
-                    answer(channel, request, errorResponse(request, channel, error));
+                    answer(channel, request, errorResponse(request, channel, error), started, held);
                 } else if (response != null) {
-                    answer(channel, request, response);
+                    answer(channel, request, response, started, held);
                 }
             } finally {
                 leave();
@@ -109,22 +118,41 @@ final class CommandDispatcher {
         return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR, description);
     }
 
-    /** Writes {@code response} as the answer to {@code request}, or drops it for one-way requests. */
-    static void answer(NettyRemotingChannel channel, RemotingCommand request, RemotingCommand response) {
+    /**
+     * Writes {@code response} as the answer to {@code request}, or drops it for one-way requests, and
+     * tells the observer once the write has ended.
+     */
+    private void answer(NettyRemotingChannel channel, RemotingCommand request, RemotingCommand response,
+                        long started, boolean held) {
+        RpcObserver told = observer;
+        int responseCode = response.code();
         if (request.isOneway()) {
             response.releaseBody();
+            observe(told, request.code(), responseCode, RpcObserver.Result.ONEWAY, held, started);
             return;
         }
         response.setOpaque(request.opaque()).markResponse();
         boolean fitsBinary = response.code() >= Short.MIN_VALUE && response.code() <= Short.MAX_VALUE;
         response.setSerializeType(fitsBinary ? request.serializeType() : SerializeType.JSON);
         channel.channel().writeAndFlush(response).addListener(written -> {
+            observe(told, request.code(), responseCode, written.isCancelled() ? RpcObserver.Result.CANCELLED
+                    : written.isSuccess() ? RpcObserver.Result.SUCCESS : RpcObserver.Result.WRITE_CHANNEL_FAILED,
+                    held, started);
             if (!written.isSuccess()) {
                 response.releaseBody();
                 LOG.debug("cannot answer opaque {} to {}: {}", request.opaque(), channel.remoteAddressText(),
                         String.valueOf(written.cause()));
             }
         });
+    }
+
+    private static void observe(RpcObserver observer, int requestCode, int responseCode, RpcObserver.Result result,
+                                boolean held, long started) {
+        try {
+            observer.answered(requestCode, responseCode, result, held, System.nanoTime() - started);
+        } catch (RuntimeException e) {
+            LOG.warn("request observer failed for code {}", requestCode, e);
+        }
     }
 
     private void enter() {

@@ -111,6 +111,14 @@ public final class RemotingServer implements AutoCloseable {
     }
 
     /**
+     * Sets who is told of every answer written (see {@link RpcObserver}), replacing the previous one; the
+     * default observes nothing.
+     */
+    public void setRpcObserver(RpcObserver observer) {
+        dispatcher.rpcObserver(observer);
+    }
+
+    /**
      * Adds a listener called once when a client connection closes, on an I/O thread; it must not
      * block. Pending server-to-client invocations on that connection have already failed.
      */

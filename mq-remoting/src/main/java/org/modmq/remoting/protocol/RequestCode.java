@@ -1,5 +1,10 @@
 package org.modmq.remoting.protocol;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * RocketMQ request codes (the {@code code} of a request), with RocketMQ's constant names.
  * POP codes (200050+) and ACL 2.0 administration codes are not listed.
@@ -141,6 +146,27 @@ public final class RequestCode {
     public static final int CONTROLLER_GET_NEXT_BROKER_ID = 1012;
     public static final int CONTROLLER_APPLY_BROKER_ID = 1013;
 
+    private static final Map<Integer, String> NAMES = names();
+
     private RequestCode() {
+    }
+
+    /** @return the RocketMQ constant name of {@code code}, or null for a code not listed here */
+    public static String name(int code) {
+        return NAMES.get(code);
+    }
+
+    private static Map<Integer, String> names() {
+        Map<Integer, String> names = new HashMap<>();
+        for (Field field : RequestCode.class.getDeclaredFields()) {
+            if (field.getType() == int.class && Modifier.isStatic(field.getModifiers())) {
+                try {
+                    names.putIfAbsent(field.getInt(null), field.getName());
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read " + field.getName(), e);
+                }
+            }
+        }
+        return Map.copyOf(names);
     }
 }

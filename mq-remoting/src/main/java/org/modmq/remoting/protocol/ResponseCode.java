@@ -92,6 +92,11 @@ public final class ResponseCode {
         return name != null ? name : "UNKNOWN(" + code + ")";
     }
 
+    /** @return the RocketMQ constant name of {@code code}, or null for a code without one */
+    public static String nameOrNull(int code) {
+        return NAMES.get(code);
+    }
+
     static Map<Integer, String> names() {
         Map<Integer, String> names = new HashMap<>();
         for (Field field : ResponseCode.class.getDeclaredFields()) {
