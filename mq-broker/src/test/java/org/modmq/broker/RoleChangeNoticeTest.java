@@ -2,6 +2,7 @@ package org.modmq.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.modmq.acl.RequestSigner;
 import org.modmq.api.spi.replication.RoleState;
 import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
@@ -24,6 +26,7 @@ import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
+import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.testkit.process.Await;
 import org.modmq.testkit.process.FreePort;
 
@@ -46,9 +49,28 @@ class RoleChangeNoticeTest {
     private RemotingClient forger;
     private final List<HaNode> nodes = new ArrayList<>();
 
+    private static final String RULES = """
+            accounts:
+              - accessKey: modmqInner
+                secretKey: innerSecret1
+                admin: true
+              - accessKey: appUser1
+                secretKey: appSecret1
+                defaultTopicPerm: PUB|SUB
+                defaultGroupPerm: SUB
+            """;
+
+    /** Broker keys of every broker; the ACL test adds its own. */
+    private final List<String> brokerKeys = new ArrayList<>();
+
     @BeforeEach
     void start() {
         namesrv = new NamesrvServer(NamesrvConfig.defaults().withListenPort(0)).start();
+        forger = new RemotingClient(RemotingClientConfig.defaults());
+    }
+
+    /** One controller peer; {@code extra} are further controller keys. */
+    private void startController(String... extra) {
         int[] ports = FreePort.pick(2);
         Map<String, String> values = new LinkedHashMap<>();
         values.put("controllerDLegerGroup", "notice-group");
@@ -60,9 +82,11 @@ class RoleChangeNoticeTest {
         values.put("raftElectionTimeoutMax", "500");
         values.put("brokerHeartbeatTimeoutMills", "1500");
         values.put("scanNotActiveBrokerInterval", "50");
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            values.put(extra[i], extra[i + 1]);
+        }
         controller = new ControllerServer(ControllerConfig.parse(values, warning -> { })).start();
         Await.until("a serving controller leader", WAIT, controller::isServingLeader);
-        forger = new RemotingClient(RemotingClientConfig.defaults());
     }
 
     @AfterEach
@@ -71,16 +95,20 @@ class RoleChangeNoticeTest {
         for (int i = nodes.size() - 1; i >= 0; i--) {
             nodes.get(i).close();
         }
-        controller.close();
+        if (controller != null) {
+            controller.close();
+        }
         namesrv.close();
     }
 
     private HaNode broker(String name) {
+        List<String> keys = new ArrayList<>(List.of("enableControllerMode", "true",
+                "controllerAddr", controller.address(), "brokerClusterName", "NoticeCluster",
+                "brokerHeartbeatInterval", "200", "controllerHeartBeatTimeoutMills", "1500",
+                "syncBrokerMetadataPeriod", "60000", "checkSyncStateSetPeriod", "500"));
+        keys.addAll(brokerKeys);
         HaNode node = HaNode.start(dir.resolve(name), HaNode.freePort(), HaNode.freePort(), namesrv.address(),
-                "enableControllerMode", "true", "controllerAddr", controller.address(),
-                "brokerClusterName", "NoticeCluster", "brokerHeartbeatInterval", "200",
-                "controllerHeartBeatTimeoutMills", "1500", "syncBrokerMetadataPeriod", "60000",
-                "checkSyncStateSetPeriod", "500");
+                keys.toArray(String[]::new));
         nodes.add(node);
         return node;
     }
@@ -90,18 +118,22 @@ class RoleChangeNoticeTest {
     }
 
     private void forge(HaNode target, String masterAddress, long masterId, int epoch) {
-        RemotingCommand notice = RemotingCommand.request(RequestCode.NOTIFY_BROKER_ROLE_CHANGED)
+        forger.invokeOneway(target.address(), notice(masterAddress, masterId, epoch)).join();
+    }
+
+    private static RemotingCommand notice(String masterAddress, long masterId, int epoch) {
+        return RemotingCommand.request(RequestCode.NOTIFY_BROKER_ROLE_CHANGED)
                 .putExtField("masterAddress", masterAddress)
                 .putExtField("masterEpoch", epoch)
                 .putExtField("syncStateSetEpoch", epoch)
                 .putExtField("masterBrokerId", masterId)
                 .withBody(("{\"syncStateSet\":[" + masterId + "],\"syncStateSetEpoch\":" + epoch + "}")
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        forger.invokeOneway(target.address(), notice).join();
     }
 
     @Test
     void aForgedNoticeChangesNoRoleAndARealSwitchStillHappens() throws Exception {
+        startController();
         HaNode a = broker("a");
         HaNode b = broker("b");
         HaNode master = Await.value("one master", WAIT, () -> role(a).master() ? a : role(b).master() ? b : null);
@@ -132,5 +164,42 @@ class RoleChangeNoticeTest {
         Await.until("the replica to become master", WAIT, () -> role(replica).master());
         assertThat(role(replica).epoch()).isGreaterThan(masterBefore.epoch());
         assertThat(Optional.ofNullable(replica.binding().store().role().masterHaAddress())).isEmpty();
+    }
+
+    @Test
+    void withAclANoticeNeedsAnAdminSignatureAndTheControllerSignsItsOwn() throws Exception {
+        Path file = Files.writeString(dir.resolve("plain_acl.yml"), RULES);
+        brokerKeys.addAll(List.of("aclEnable", "true", "aclFile", file.toString(), "innerAccessKey", "modmqInner",
+                "innerSecretKey", "innerSecret1"));
+        startController("aclEnable", "true", "aclFile", file.toString(), "innerAccessKey", "modmqInner",
+                "innerSecretKey", "innerSecret1");
+        HaNode a = broker("a");
+        HaNode b = broker("b");
+        HaNode master = Await.value("one master", WAIT, () -> role(a).master() ? a : role(b).master() ? b : null);
+        HaNode replica = master == a ? b : a;
+        Await.until("the replica to follow " + master.address(), WAIT,
+                () -> !role(replica).master() && role(replica).masterHaAddress() != null);
+        int epoch = role(master).epoch();
+
+        // Sent as requests (not one-way) so that the broker's ACL answer can be read.
+        RemotingCommand unsigned = forger.invoke(replica.address(), notice(replica.address(), 1, epoch + 10),
+                WAIT).join();
+        assertThat(unsigned.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(unsigned.remark()).contains("No accessKey is configured");
+        try (RemotingClient app = new RemotingClient(RemotingClientConfig.defaults())) {
+            app.setOutgoingRequestHook(new RequestSigner("appUser1", "appSecret1"));
+            RemotingCommand notAdmin = app.invoke(replica.address(), notice(replica.address(), 1, epoch + 10),
+                    WAIT).join();
+            assertThat(notAdmin.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+            assertThat(notAdmin.remark()).contains("Need admin permission for request code=1008");
+        }
+        assertThat(role(replica).master()).isFalse();
+
+        // Under ACL the switch still goes through (the controller signs its notice with its inner account;
+        // were it refused, the next heartbeat answer would carry the change a little later).
+        master.close();
+        nodes.remove(master);
+        Await.until("the replica to become master", WAIT, () -> role(replica).master());
+        assertThat(role(replica).epoch()).isGreaterThan(epoch);
     }
 }

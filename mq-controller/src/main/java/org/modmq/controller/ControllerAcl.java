@@ -63,6 +63,13 @@ public record ControllerAcl(boolean enabled, Path file, Optional<String> innerAc
         return Optional.of(config.string(key, "").trim()).filter(v -> !v.isEmpty());
     }
 
+    /** Without the secret key. */
+    @Override
+    public String toString() {
+        return "ControllerAcl[enabled=" + enabled + ", file=" + file + ", innerAccessKey=" + innerAccessKey.orElse("")
+                + "]";
+    }
+
     /** The keys as {@code GET_CONTROLLER_CONFIG} lists them; the secret key never. */
     Map<String, String> asProperties() {
         return Map.of("aclEnable", Boolean.toString(enabled), "aclFile", file.toString(),
