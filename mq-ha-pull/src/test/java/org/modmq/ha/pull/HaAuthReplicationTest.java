@@ -12,8 +12,12 @@ import static org.modmq.ha.pull.TestStores.putMany;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +37,8 @@ import org.modmq.testkit.NettyLeakCheck;
 
 /**
  * {@code haAuthSecret} on the pull strategy, classic and AutoSwitch: only a replica that proves the secret
- * gets log bytes; a stock replica's handshake gets the challenge and nothing else.
+ * gets log bytes; a stock replica's handshake gets the challenge and nothing else; a replica follows no master
+ * that cannot prove the secret.
  */
 @Tag("integration")
 @Timeout(60)
@@ -120,6 +126,38 @@ class HaAuthReplicationTest {
             }
             assertThat(master.store.replicas()).isEmpty();
             assertThat(master.strategy.servedSessions()).isZero();
+        }
+    }
+
+    @Test
+    void aReplicaDropsAMasterThatCannotProveTheSecret() throws Exception {
+        try (ServerSocket impostor = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             HaNode replica = HaNode.open(dir.resolve("replica"), withSecret(classicSlave(), SECRET), scheduler)) {
+            replica.store.becomeReplica(0, "127.0.0.1:" + impostor.getLocalPort(), 0);
+            try (Socket socket = impostor.accept()) {
+                socket.setSoTimeout(10_000);
+                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                // A well-formed challenge; the impostor cannot answer the proof, so it sends zeros, then data.
+                byte[] challenge = new byte[HaPeerProof.CHALLENGE_BYTES];
+                System.arraycopy("MQHA".getBytes(StandardCharsets.US_ASCII), 0, challenge, 0, 4);
+                challenge[4] = 1;
+                out.write(challenge);
+                out.flush();
+                byte[] proof = socket.getInputStream().readNBytes(HaPeerProof.PROOF_BYTES);
+                assertThat(proof).hasSize(HaPeerProof.PROOF_BYTES);
+                assertThat(new String(proof, StandardCharsets.ISO_8859_1)).doesNotContain(SECRET);
+                ByteBuffer answerThenData = ByteBuffer.allocate(HaPeerProof.ANSWER_BYTES + 12 + 100);
+                answerThenData.position(HaPeerProof.ANSWER_BYTES);
+                answerThenData.putLong(0).putInt(100);
+                try {
+                    out.write(answerThenData.array());
+                    out.flush();
+                    assertThat(readUntilClosed(socket.getInputStream())).as("no offset report").isEmpty();
+                } catch (SocketException closedByTheReplica) {
+                    // a broken pipe or a reset: the replica closed at the bad answer, as it should
+                }
+            }
+            assertThat(replica.store.getCommitLogMaxOffset()).as("nothing appended from the impostor").isZero();
         }
     }
 
