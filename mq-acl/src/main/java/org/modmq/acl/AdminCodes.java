@@ -33,6 +33,7 @@ public final class AdminCodes {
             329, // DELETE_EXPIRED_COMMITLOG
             353, // UPDATE_AND_GET_GROUP_FORBIDDEN
             513, // UPDATE_AND_CREATE_STATIC_TOPIC
+            1008, // NOTIFY_BROKER_ROLE_CHANGED (from a controller, signed with its inner credentials)
             // name server
             100, // PUT_KV_CONFIG
             102, // DELETE_KV_CONFIG

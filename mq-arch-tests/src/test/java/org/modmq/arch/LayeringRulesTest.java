@@ -96,7 +96,7 @@ class LayeringRulesTest {
     void apiDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage("org.modmq.api..")
                 .should().dependOnClassesThat().resideOutsideOfPackages(
-                        "org.modmq.api..", "java..", "javax.net.ssl..", "io.netty.buffer..", "io.netty.util..",
+                        "org.modmq.api..", "java..", "javax.net.ssl..", "javax.crypto..", "io.netty.buffer..", "io.netty.util..",
                         "org.slf4j..")
                 .check(production);
     }

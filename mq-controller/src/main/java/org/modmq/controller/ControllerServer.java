@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.modmq.acl.AclService;
 import org.modmq.acl.ControllerAdminRequests;
+import org.modmq.acl.RequestSigner;
 import org.modmq.api.spi.MetricsSink;
 import org.modmq.controller.core.BrokerRegistrations;
 import org.modmq.controller.core.ControllerContext;
@@ -121,6 +122,11 @@ public final class ControllerServer implements AutoCloseable {
                         new org.modmq.controller.core.Leadership(false, false, false, leaderId, 0)));
         ControllerContext context = new ControllerContext(log, liveness, gate, new WriteSequencer(), settings);
         this.client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
+        if (config.acl().innerAccessKey().isPresent()) {
+            // A broker with ACL on checks a role-change notice like an admin request.
+            client.setOutgoingRequestHook(new RequestSigner(config.acl().innerAccessKey().get(),
+                    config.acl().innerSecretKey().orElseThrow()));
+        }
         RoleChangeNotifier notifier = new RoleChangeNotifier(settings,
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
                 client::invokeOneway);

@@ -100,6 +100,20 @@ class ControllerConfigTest {
     }
 
     @Test
+    void innerCredentialsSignTheNoticesAndTheSecretIsNeverListed() {
+        ControllerConfig config = ControllerConfig.parse(Map.of("aclEnable", "true", "innerAccessKey", "modmqInner",
+                "innerSecretKey", "inner-secret-1"), w -> { });
+        assertThat(config.acl().innerAccessKey()).hasValue("modmqInner");
+        assertThat(config.acl().innerSecretKey()).hasValue("inner-secret-1");
+        assertThat(config.asProperties()).containsEntry("innerAccessKey", "modmqInner")
+                .doesNotContainValue("inner-secret-1").doesNotContainKey("innerSecretKey");
+        assertThat(config.acl().toString()).doesNotContain("inner-secret-1");
+        assertThat(ControllerConfig.defaults().acl().innerAccessKey()).isEmpty();
+        assertThatThrownBy(() -> ControllerConfig.parse(Map.of("innerAccessKey", "modmqInner"), w -> { }))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("innerSecretKey");
+    }
+
+    @Test
     void theAclKeysAreNotControllerKeysOfASharedFile() {
         // A name server's file with enableControllerInNamesrv=true keeps aclEnable/aclFile for the name server.
         assertThat(ControllerConfig.KEYS).doesNotContainAnyElementsOf(ControllerAcl.KEYS);

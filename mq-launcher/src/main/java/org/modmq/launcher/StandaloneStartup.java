@@ -52,7 +52,8 @@ public final class StandaloneStartup {
             namesrv.start();
             if (setup.controller() != null) {
                 ControllerServer controller = new ControllerServer(setup.controller().withTls(setup.broker().tls())
-                        .withAcl(new ControllerAcl(setup.broker().acl().enabled(), setup.broker().acl().file())));
+                        .withAcl(new ControllerAcl(setup.broker().acl().enabled(), setup.broker().acl().file(),
+                                setup.broker().acl().innerAccessKey(), setup.broker().acl().innerSecretKey())));
                 started.add(0, controller);
                 controller.start();
                 LOG.info("modmq standalone: controller {}", controller.address());

@@ -26,6 +26,8 @@ public record ConfigKey(String name, ValueType type, String defaultValue, String
     public enum ValueType {
         /** Any text. */
         STRING("string"),
+        /** Any text that is never shown: left out of the values in force and of logs. */
+        SECRET("secret"),
         /** {@code true} or {@code false}, ignoring case. */
         BOOL("bool"),
         /** A 32-bit integer. */
@@ -85,6 +87,11 @@ public record ConfigKey(String name, ValueType type, String defaultValue, String
         return new ConfigKey(name, ValueType.STRING, defaultValue, description, 0, 0, List.of());
     }
 
+    /** A secret (no default): read like text, never shown ({@link PluginConfig#effective()} leaves it out). */
+    public static ConfigKey secret(String name, String description) {
+        return new ConfigKey(name, ValueType.SECRET, null, description, 0, 0, List.of());
+    }
+
     /** {@code true} or {@code false}. */
     public static ConfigKey bool(String name, boolean defaultValue, String description) {
         return new ConfigKey(name, ValueType.BOOL, Boolean.toString(defaultValue), description, 0, 0, List.of());
@@ -126,6 +133,7 @@ public record ConfigKey(String name, ValueType type, String defaultValue, String
     public String allowed() {
         return switch (type) {
             case STRING -> "any text";
+            case SECRET -> "any text (never shown)";
             case BOOL -> "one of [true, false]";
             case INT, LONG -> "an integer in [" + min + ", " + max + "]";
             case DURATION_MS -> "milliseconds in [" + min + ", " + max + "]";
@@ -156,6 +164,7 @@ public record ConfigKey(String name, ValueType type, String defaultValue, String
         String text = raw.trim();
         switch (type) {
             case STRING:
+            case SECRET:
                 return text;
             case BOOL:
                 if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
@@ -194,7 +203,7 @@ public record ConfigKey(String name, ValueType type, String defaultValue, String
     }
 
     private ConfigException bad(String raw, String source) {
-        return new ConfigException(name + "=" + raw + (source == null ? "" : " in " + source)
+        return new ConfigException(name + "=" + (type == ValueType.SECRET ? "(not shown)" : raw) + (source == null ? "" : " in " + source)
                 + " is not valid: expected " + allowed());
     }
 }

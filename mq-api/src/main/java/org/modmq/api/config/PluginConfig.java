@@ -87,9 +87,10 @@ public final class PluginConfig {
         return Optional.ofNullable(parsed.get(key)).map(String::valueOf);
     }
 
-    /** A STRING or ENUM key's value. */
+    /** A STRING, SECRET or ENUM key's value. */
     public String string(String key) {
-        return (String) required(key, ConfigKey.ValueType.STRING, ConfigKey.ValueType.ENUM);
+        return (String) required(key, ConfigKey.ValueType.STRING, ConfigKey.ValueType.SECRET,
+                ConfigKey.ValueType.ENUM);
     }
 
     /** A BOOL key's value. */
@@ -118,10 +119,14 @@ public final class PluginConfig {
         return Duration.ofMillis((Long) required(key, ConfigKey.ValueType.DURATION_MS));
     }
 
-    /** The declared keys that have a value, with the value in force as text, sorted by key. */
+    /** The declared keys that have a value, with the value in force as text, sorted by key; SECRET keys left out. */
     public Map<String, String> effective() {
         Map<String, String> effective = new TreeMap<>();
-        parsed.forEach((k, v) -> effective.put(k, String.valueOf(v)));
+        parsed.forEach((k, v) -> {
+            if (declared.get(k).type() != ConfigKey.ValueType.SECRET) {
+                effective.put(k, String.valueOf(v));
+            }
+        });
         return Collections.unmodifiableMap(effective);
     }
 

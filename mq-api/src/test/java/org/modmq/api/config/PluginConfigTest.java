@@ -72,4 +72,16 @@ class PluginConfigTest {
                 ConfigValues.empty())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
         assertThat(ConfigKey.bytes("b", 1, 0, 2, "d").type().label()).isEqualTo("size (bytes)");
     }
+
+    @Test
+    void aSecretIsReadButNeverShown() {
+        List<ConfigKey> keys = List.of(ConfigKey.secret("vaultKey", "d"), ConfigKey.bool("x", true, "d"));
+        PluginConfig config = PluginConfig.of(keys, ConfigValues.of(Map.of("vaultKey", " hush-hush ")));
+        assertThat(config.string("vaultKey")).isEqualTo("hush-hush");
+        assertThat(config.text("vaultKey")).contains("hush-hush");
+        assertThat(config.effective()).containsOnlyKeys("x");
+        assertThat(config.toString()).doesNotContain("hush");
+        assertThat(PluginConfig.of(keys, ConfigValues.empty()).isSet("vaultKey")).isFalse();
+        assertThat(ConfigKey.secret("vaultKey", "d").type().label()).isEqualTo("secret");
+    }
 }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's side of the controller protocol: NOTIFY_BROKER_ROLE_CHANGED (1008, one-way, from a
  * controller; header {@code masterBrokerId, masterAddress, masterEpoch, syncStateSetEpoch}, body
- * {@code SyncStateSet}) hands the new role to the agent; GET_BROKER_EPOCH_CACHE (1007, from
+ * {@code SyncStateSet}) makes the agent confirm the role with the controller leader (the notice itself is
+ * not trusted: anyone reaching the port can send one); GET_BROKER_EPOCH_CACHE (1007, from
  * {@code mqadmin getBrokerEpoch}) answers RocketMQ's {@code EpochEntryCache}. Thread-safe; admin executor.
  */
 public final class ControllerModeProcessor implements RequestProcessor.Sync {
@@ -50,7 +51,7 @@ public final class ControllerModeProcessor implements RequestProcessor.Sync {
     @Override
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
         if (request.code() == RequestCode.NOTIFY_BROKER_ROLE_CHANGED) {
-            return notified(request);
+            return notified(channel, request);
         }
         List<EpochEntry> epochs = store.epochs();
         long max = store.getCommitLogMaxOffset();
@@ -64,14 +65,14 @@ public final class ControllerModeProcessor implements RequestProcessor.Sync {
                 .withBody(Json.encode(new EpochEntryCacheBody(cluster, brokerName, id, list, max)));
     }
 
-    private RemotingCommand notified(RemotingCommand request) {
+    private RemotingCommand notified(RemotingChannel channel, RemotingCommand request) {
         try {
             ReplicaView view = ControllerClient.view(request);
-            LOG.info("controller notified: master {} ({}) epoch {}, SyncStateSet {} epoch {}",
-                    view.masterBrokerId(), view.masterAddress(), view.masterEpoch(),
+            String from = channel.remoteAddressText();
+            LOG.info("role-change notice from {}: master {} ({}) epoch {}, SyncStateSet {} epoch {}; confirming with "
+                    + "the controller", from, view.masterBrokerId(), view.masterAddress(), view.masterEpoch(),
                     view.syncStateSet(), view.syncStateSetEpoch());
-            agent.roleChangeNotified(view.masterBrokerId(), view.masterAddress(), view.masterEpoch(),
-                    view.syncStateSetEpoch(), view.syncStateSet());
+            agent.roleChangeNotified(view, from);
         } catch (RuntimeException e) {
             LOG.warn("ignoring a malformed NOTIFY_BROKER_ROLE_CHANGED: {}", e.getMessage());
             return request.isOneway() ? null : RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR,

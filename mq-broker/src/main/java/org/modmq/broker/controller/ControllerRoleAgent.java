@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A broker in controller mode: registers with the controllers (id allocation, REGISTER_BROKER), sends
  * heartbeats that keep the master's {@link WriteLease}, follows every role change the controllers name
- * (REGISTER/GET_REPLICA_INFO/ELECT answers, the leader's heartbeat answers, NOTIFY_BROKER_ROLE_CHANGED
- * pushes) by switching the store's role, and as master keeps the SyncStateSet current (shrinks a member
+ * (REGISTER/GET_REPLICA_INFO/ELECT answers, the leader's heartbeat answers; a NOTIFY_BROKER_ROLE_CHANGED
+ * push only makes it ask the leader at once) by switching the store's role, and as master keeps the SyncStateSet current (shrinks a member
  * that disconnected or has not caught up within {@code haMaxTimeSlaveNotCatchup}, adds one that caught up)
  * with ALTER_SYNC_STATE_SET. A set without a master gets an ELECT_MASTER request.
  *
@@ -67,6 +67,8 @@ public final class ControllerRoleAgent implements AutoCloseable {
     private String masterAddress;
     private boolean alterInFlight;
     private boolean alterAgain;
+    private boolean confirming;
+    private boolean confirmAgain;
     private ScheduledFuture<?> heartbeatTask;
 
     /**
@@ -138,9 +140,53 @@ public final class ControllerRoleAgent implements AutoCloseable {
         return state;
     }
 
-    /** NOTIFY_BROKER_ROLE_CHANGED (1008) from a controller. */
-    public void roleChangeNotified(Long masterId, String address, int epoch, int setEpoch, Set<Long> syncStateSet) {
-        onThread(() -> apply(new ReplicaView(masterId, address, epoch, setEpoch, syncStateSet), "notification"));
+    /**
+     * NOTIFY_BROKER_ROLE_CHANGED (1008): a hint only. Anyone who reaches the broker's port can send one, so its
+     * header is never acted on; the role comes from the controller leader's GET_REPLICA_INFO answer, asked
+     * over this broker's own (signed) controller connection. One confirmation is in flight at a time; notices
+     * arriving meanwhile ask for one more afterwards, so a flood costs the controller one request at a time.
+     */
+    public void roleChangeNotified(ReplicaView notice, String from) {
+        Objects.requireNonNull(notice, "notice");
+        onThread(() -> confirmNotice(notice, from));
+    }
+
+    private void confirmNotice(ReplicaView notice, String from) {
+        if (state == State.STOPPED || brokerId < 0) {
+            return;
+        }
+        if (confirming) {
+            confirmAgain = true;
+            return;
+        }
+        confirming = true;
+        long began = System.nanoTime();
+        controllers.replicaInfo(brokerName).whenCompleteAsync((view, error) -> {
+            confirming = false;
+            long micros = (System.nanoTime() - began) / 1_000;
+            if (error != null) {
+                LOG.warn("cannot confirm the role-change notice from {} with the controller ({} us): {}; acting on "
+                        + "nothing until the next heartbeat answer or poll", from, micros, rootMessage(error));
+            } else {
+                if (!sameMaster(notice, view)) {
+                    LOG.warn("role-change notice from {} named master {} ({}) epoch {}, the controller says master {} "
+                            + "({}) epoch {}: following the controller", from, notice.masterBrokerId(),
+                            notice.masterAddress(), notice.masterEpoch(), view.masterBrokerId(), view.masterAddress(),
+                            view.masterEpoch());
+                }
+                LOG.info("role-change notice from {} confirmed with the controller in {} us", from, micros);
+                apply(view, "notification, confirmed by replica info");
+            }
+            if (confirmAgain) {
+                confirmAgain = false;
+                confirmNotice(notice, from);
+            }
+        }, thread);
+    }
+
+    private static boolean sameMaster(ReplicaView a, ReplicaView b) {
+        return a.masterEpoch() == b.masterEpoch() && Objects.equals(a.masterBrokerId(), b.masterBrokerId())
+                && Objects.equals(a.masterAddress(), b.masterAddress());
     }
 
     private void register() {

@@ -134,6 +134,16 @@ class BrokerConfigParserTest {
     }
 
     @Test
+    void theHaAuthSecretIsAcceptedButNeverShown() throws IOException {
+        for (String strategy : new String[] {"pull", "push"}) {
+            BrokerConfig config = BrokerConfigParser.parse(write("haStrategy=" + strategy
+                    + "\nhaAuthSecret=ha-secret-of-16-chars\n"));
+            assertThat(config.warnings()).isEmpty();
+            assertThat(config.toPropertiesText()).contains("haStrategy=" + strategy).doesNotContain("ha-secret-of-16");
+        }
+    }
+
+    @Test
     void acceptsKeysTheStoreAndItsPluginsReadWithoutWarning() throws IOException {
         Path file = write("flushIntervalConsumeQueue=500\nmaxHashSlotNum=1000\nmaxIndexNum=4000\n"
                 + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\nflushIntervalCommitLog=200\n");

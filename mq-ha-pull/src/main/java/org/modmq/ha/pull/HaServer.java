@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
@@ -86,8 +87,8 @@ final class HaServer implements SessionRegistry, AutoCloseable {
             throw new IllegalStateException(message, bound.cause());
         }
         this.serverChannel = bound.channel();
-        LOG.info("HA server (pull, {} protocol) listening on {}{}", config.controllerMode() ? "AutoSwitch" : "classic",
-                address(), tls == null ? "" : " (TLS)");
+        LOG.info("HA server (pull, {} protocol) listening on {}{}{}", config.controllerMode() ? "AutoSwitch" : "classic",
+                address(), tls == null ? "" : " (TLS)", config.auth().isPresent() ? " (haAuthSecret)" : "");
     }
 
     private void accept(SocketChannel ch) {
@@ -101,10 +102,21 @@ final class HaServer implements SessionRegistry, AutoCloseable {
         if (tls != null) {
             ch.pipeline().addLast("tls", new SslHandler(tls.newServerEngine(ch.alloc())));
         }
-        if (context.config().controllerMode()) {
-            ch.pipeline().addLast(new AutoSwitchSlaveDecoder(), new AutoSwitchSlaveSession(context, gen));
+        PullConfig config = context.config();
+        if (config.auth().isPresent()) {
+            // TLS first, then the proof; the session is added once the replica proved haAuthSecret.
+            ch.pipeline().addLast("auth", HaAuthGate.accepting(config.auth().get(), config.housekeepingInterval(),
+                    pipeline -> addSession(pipeline, gen)));
         } else {
-            ch.pipeline().addLast(new SlaveSession(context, gen));
+            addSession(ch.pipeline(), gen);
+        }
+    }
+
+    private void addSession(ChannelPipeline pipeline, long gen) {
+        if (context.config().controllerMode()) {
+            pipeline.addLast(new AutoSwitchSlaveDecoder(), new AutoSwitchSlaveSession(context, gen));
+        } else {
+            pipeline.addLast(new SlaveSession(context, gen));
         }
     }
 

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -126,6 +127,16 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
         }
     }
 
+    private void addSession(ChannelPipeline pipeline, FollowContext context) {
+        if (config.controllerMode()) {
+            pipeline.addLast(new AutoSwitchMasterDecoder(), new AutoSwitchFollowerSession(context));
+        } else {
+            pipeline.addLast(new LengthFieldBasedFrameDecoder(
+                    ClassicFrameLayout.HEADER_LENGTH + ClassicFrameLayout.MAX_BODY,
+                    ClassicFrameLayout.SIZE_FIELD_OFFSET, 4, 0, 0), new FollowerSession(context));
+        }
+    }
+
     private void dialLocked() {
         long gen = generation;
         dials++;
@@ -143,12 +154,11 @@ final class MasterFollower implements FollowerEvents, AutoCloseable {
                             ch.pipeline().addLast("tls", new SslHandler(tls.newClientEngine(ch.alloc(),
                                     context.target().address().host(), context.target().address().port())));
                         }
-                        if (config.controllerMode()) {
-                            ch.pipeline().addLast(new AutoSwitchMasterDecoder(), new AutoSwitchFollowerSession(context));
+                        if (config.auth().isPresent()) {
+                            ch.pipeline().addLast("auth", HaAuthGate.dialing(config.auth().get(),
+                                    config.housekeepingInterval(), pipeline -> addSession(pipeline, context)));
                         } else {
-                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
-                                    ClassicFrameLayout.HEADER_LENGTH + ClassicFrameLayout.MAX_BODY,
-                                    ClassicFrameLayout.SIZE_FIELD_OFFSET, 4, 0, 0), new FollowerSession(context));
+                            addSession(ch.pipeline(), context);
                         }
                     }
                 });

@@ -3,10 +3,12 @@ package org.modmq.ha.pull;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.config.PluginConfig;
+import org.modmq.api.spi.replication.HaPeerProof;
 
 /**
  * The pull strategy's settings, read once from {@code broker.conf} values. Immutable.
@@ -29,10 +31,13 @@ import org.modmq.api.config.PluginConfig;
  *        file" of a master starts
  * @param reconnectMin first delay before a replica redials a lost master; doubles per failure
  * @param reconnectMax largest redial delay
+ * @param auth {@code haAuthSecret}: both ends prove the shared secret before any HA byte (modmq; empty: off,
+ *        the HA bytes are RocketMQ's from the first one)
  */
 record PullConfig(String listenHost, int listenPort, boolean controllerMode, boolean syncFromLastFile,
                   boolean asyncLearner, int transferBatchSize, Duration heartbeatInterval,
-                  Duration housekeepingInterval, long segmentSize, Duration reconnectMin, Duration reconnectMax) {
+                  Duration housekeepingInterval, long segmentSize, Duration reconnectMin, Duration reconnectMax,
+                  Optional<HaPeerProof> auth) {
 
     static final int DEFAULT_LISTEN_PORT = 10911;
     static final int DEFAULT_BATCH = 32 * 1024;
@@ -49,7 +54,11 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
                     "pull: the master's empty frame and the replica's offset report after this long without "
                             + "sending (RocketMQ's key)."),
             ConfigKey.millis("haHousekeepingInterval", 20_000, 1, 3_600_000,
-                    "pull: an HA connection that received nothing for this long is closed (RocketMQ's key)."));
+                    "pull: an HA connection that received nothing for this long is closed (RocketMQ's key)."),
+            ConfigKey.secret(HaPeerProof.KEY,
+                    "pull: shared secret (16+ characters) both ends of an HA connection prove with HMAC-SHA256 "
+                            + "before any log byte; unset: off, the port speaks RocketMQ's HA. Every broker of a "
+                            + "set must have the same value (modmq)."));
 
     PullConfig {
         Objects.requireNonNull(listenHost, "listenHost");
@@ -57,6 +66,7 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(reconnectMin, "reconnectMin");
         Objects.requireNonNull(reconnectMax, "reconnectMax");
+        Objects.requireNonNull(auth, "auth");
     }
 
     /** Parses the declared keys from {@code values} and reads the rest (tests). */
@@ -81,7 +91,7 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
         return new PullConfig(host, port, values.bool("enableControllerMode", false),
                 values.bool("syncFromLastFile", false), values.bool("asyncLearner", false), batch,
                 Duration.ofMillis(heartbeat), Duration.ofMillis(housekeeping), segment, Duration.ofSeconds(1),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), HaPeerProof.of(config.text(HaPeerProof.KEY), PullReplicationStrategyProvider.NAME));
     }
 
     /** How often a connection checks its timers: often enough for the shorter interval, at most 100 ms. */
@@ -93,7 +103,7 @@ record PullConfig(String listenHost, int listenPort, boolean controllerMode, boo
     /** A copy with other redial delays (tests). */
     PullConfig withReconnect(Duration min, Duration max) {
         return new PullConfig(listenHost, listenPort, controllerMode, syncFromLastFile, asyncLearner,
-                transferBatchSize, heartbeatInterval, housekeepingInterval, segmentSize, min, max);
+                transferBatchSize, heartbeatInterval, housekeepingInterval, segmentSize, min, max, auth);
     }
 
     /** Where "the last file" of a log ending at {@code maxOffset} starts. */

@@ -12,7 +12,8 @@ import org.modmq.api.spi.replication.ReplicationStrategyProvider;
  * {@code haStrategy=pull}: RocketMQ's HA protocols, in which the replica dials the master and reports what
  * it holds and the master streams CommitLog bytes from there: classic HA, or RocketMQ 5's AutoSwitch HA
  * (handshake, epochs, truncation of a diverged tail, confirm offset) when {@code enableControllerMode=true}.
- * Declares {@code haTransferBatchSize}, {@code haSendHeartbeatInterval} and {@code haHousekeepingInterval};
+ * Declares {@code haTransferBatchSize}, {@code haSendHeartbeatInterval}, {@code haHousekeepingInterval} and
+ * {@code haAuthSecret} (modmq: authentication of both ends before the HA bytes, {@link HaAuthGate});
  * reads the broker keys {@code haListenPort}, {@code listenPort}, {@code brokerIP1}, {@code brokerIP2},
  * {@code enableControllerMode}, {@code syncFromLastFile}, {@code asyncLearner} and
  * {@code mappedFileSizeCommitLog}.

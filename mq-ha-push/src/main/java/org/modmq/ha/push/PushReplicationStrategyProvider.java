@@ -14,7 +14,7 @@ import org.modmq.ha.push.config.PushConfig;
  * and replicas acknowledge asynchronously; epochs and the consistent point travel in its own
  * handshake. Declares {@code haBindAddress}, {@code haPushWindowBytes}, {@code haTransferBatchSize},
  * {@code haSendHeartbeatInterval}, {@code haHousekeepingInterval}, {@code haReconnectMinMillis} and
- * {@code haReconnectMaxMillis}, and reads the broker key {@code haListenPort} (see {@link PushConfig}); the store reads
+ * {@code haReconnectMaxMillis} and {@code haAuthSecret} (modmq: both ends prove it before any HA byte), and reads the broker key {@code haListenPort} (see {@link PushConfig}); the store reads
  * {@code haMasterAddress} and {@code haSlaveFallbehindMax} itself. Stateless and thread-safe.
  */
 public final class PushReplicationStrategyProvider implements ReplicationStrategyProvider {

@@ -3,10 +3,12 @@ package org.modmq.ha.push.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.config.PluginConfig;
+import org.modmq.api.spi.replication.HaPeerProof;
 
 /**
  * The push strategy's settings, parsed once from {@code broker.conf} keys. Immutable.
@@ -25,10 +27,11 @@ import org.modmq.api.config.PluginConfig;
  * @param reconnectMin first reconnect delay of a replica; doubles up to {@code reconnectMax}
  *     ({@code haReconnectMinMillis} 100, {@code haReconnectMaxMillis} 5000)
  * @param reconnectMax longest reconnect delay
+ * @param auth {@code haAuthSecret} (modmq): both ends prove the shared secret before any HA byte; empty: off
  */
 public record PushConfig(String bindHost, int listenPort, int windowBytes, int maxFrameBytes,
                          Duration heartbeatInterval, Duration silenceTimeout, Duration reconnectMin,
-                         Duration reconnectMax) {
+                         Duration reconnectMax, Optional<HaPeerProof> auth) {
 
     /** Largest frame body either side accepts; larger frames close the connection. */
     public static final int MAX_FRAME_BODY = 16 * 1024 * 1024;
@@ -48,7 +51,11 @@ public record PushConfig(String bindHost, int listenPort, int windowBytes, int m
             ConfigKey.millis("haReconnectMinMillis", 100, 1, Integer.MAX_VALUE,
                     "push: first delay before a replica redials its master; doubles per failure."),
             ConfigKey.millis("haReconnectMaxMillis", 5_000, 1, Integer.MAX_VALUE,
-                    "push: longest redial delay of a replica."));
+                    "push: longest redial delay of a replica."),
+            ConfigKey.secret(HaPeerProof.KEY,
+                    "push: shared secret (16+ characters) both ends of an HA connection prove with HMAC-SHA256 "
+                            + "before any log byte; unset: off. Every broker of a set must have the same value "
+                            + "(modmq)."));
 
     public PushConfig {
         Objects.requireNonNull(bindHost, "bindHost");
@@ -56,6 +63,7 @@ public record PushConfig(String bindHost, int listenPort, int windowBytes, int m
         Objects.requireNonNull(silenceTimeout, "silenceTimeout");
         Objects.requireNonNull(reconnectMin, "reconnectMin");
         Objects.requireNonNull(reconnectMax, "reconnectMax");
+        Objects.requireNonNull(auth, "auth");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("haListenPort=" + listenPort + " must be in [0, 65535]");
         }
@@ -87,7 +95,8 @@ public record PushConfig(String bindHost, int listenPort, int windowBytes, int m
         return new PushConfig(host, port, (int) config.longValue("haPushWindowBytes"),
                 config.intValue("haTransferBatchSize"), config.duration("haSendHeartbeatInterval"),
                 config.duration("haHousekeepingInterval"), config.duration("haReconnectMinMillis"),
-                config.duration("haReconnectMaxMillis"));
+                config.duration("haReconnectMaxMillis"),
+                HaPeerProof.of(config.text(HaPeerProof.KEY), "push"));
     }
 
     /**

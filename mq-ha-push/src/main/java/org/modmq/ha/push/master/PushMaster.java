@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.ssl.SslHandler;
@@ -21,6 +22,7 @@ import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicaProgress;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
+import org.modmq.ha.push.transport.HaAuthGate;
 import org.modmq.ha.push.transport.HaTransport;
 import org.modmq.ha.push.wire.PushFrameDecoder;
 import org.modmq.ha.push.wire.PushFrameLayout;
@@ -89,9 +91,13 @@ public final class PushMaster implements AutoCloseable {
                         if (tls != null) {
                             channel.pipeline().addLast("tls", new SslHandler(tls.newServerEngine(channel.alloc())));
                         }
-                        channel.pipeline().addLast(
-                                new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH),
-                                new ReplicaSession(PushMaster.this, log, progress, config, clock));
+                        if (config.auth().isPresent()) {
+                            // TLS first, then the proof; the session is added once the replica proved the secret.
+                            channel.pipeline().addLast("auth", HaAuthGate.accepting(config.auth().get(),
+                                    config.silenceTimeout(), pipeline -> addSession(pipeline)));
+                        } else {
+                            addSession(channel.pipeline());
+                        }
                     }
                 });
         InetSocketAddress address = new InetSocketAddress(config.bindHost(), config.listenPort());
@@ -103,7 +109,13 @@ public final class PushMaster implements AutoCloseable {
             throw new UncheckedIOException("cannot listen for replicas on " + address + " (haListenPort, haBindAddress)",
                     e instanceof IOException io ? io : new IOException(e.toString(), e));
         }
-        LOG.info("push HA listener on {}{}", server.localAddress(), tls == null ? "" : " (TLS)");
+        LOG.info("push HA listener on {}{}{}", server.localAddress(), tls == null ? "" : " (TLS)",
+                config.auth().isPresent() ? " (haAuthSecret)" : "");
+    }
+
+    private void addSession(ChannelPipeline pipeline) {
+        pipeline.addLast(new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH),
+                new ReplicaSession(this, log, progress, config, clock));
     }
 
     /** The bound address (the real port when {@code haListenPort=0}); null before {@link #start()}. */

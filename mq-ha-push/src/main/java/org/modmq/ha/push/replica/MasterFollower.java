@@ -14,6 +14,7 @@ import org.modmq.api.spi.TransportTls;
 import org.modmq.api.spi.replication.ReplicatedLog;
 import org.modmq.ha.push.config.PushConfig;
 import org.modmq.ha.push.config.PushConfig.HostPort;
+import org.modmq.ha.push.transport.HaAuthGate;
 import org.modmq.ha.push.transport.HaTransport;
 import org.modmq.ha.push.wire.PushFrameDecoder;
 import org.modmq.ha.push.wire.PushFrameLayout;
@@ -132,8 +133,16 @@ public final class MasterFollower implements AutoCloseable {
                     ch.pipeline().addLast("tls", new SslHandler(tls.newClientEngine(ch.alloc(), address.host(),
                             address.port())));
                 }
-                ch.pipeline().addLast(
-                        new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH), next);
+                if (config.auth().isPresent()) {
+                    ch.pipeline().addLast("auth", HaAuthGate.dialing(config.auth().get(), config.silenceTimeout(),
+                            pipeline -> pipeline.addLast(new PushFrameDecoder(
+                                    PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH), next)));
+                    // A connection refused before the session was added never reaches it: redial from here.
+                    ch.closeFuture().addListener(closed -> connectionLost(next));
+                } else {
+                    ch.pipeline().addLast(
+                            new PushFrameDecoder(PushConfig.MAX_FRAME_BODY + PushFrameLayout.DATA_PREFIX_LENGTH), next);
+                }
             }
         }).connect(address.host(), address.port());
         channel = future.channel();
