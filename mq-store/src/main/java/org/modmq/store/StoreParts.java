@@ -131,10 +131,7 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             epochs.truncateFrom(0);
         }
         for (ConsumeQueue queue : queues.all()) {
-            if (queue.truncateTo(end)) {
-                // Forced so that no dropped entry reappears after a power loss; untouched queues need nothing.
-                queue.flush();
-            }
+            queue.truncateTo(end);
             log.queueOffsets().set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
         }
         // Index entries beyond the cut stay; a query checks the record it names (see KeyQuery).
