@@ -344,6 +344,13 @@ public final class MessageStore implements AutoCloseable {
             parts.dispatch().doWork();
         } catch (StorageException e) {
             health.failed(WriteHealth.Area.LOGICS, e.getMessage());
+        } catch (RuntimeException e) {
+            // A bug or a record dispatch cannot handle: the appended record stays undispatched, so the store
+            // takes no writes until the health probe dispatches it, rather than letting the error escape
+            // the put (and the dispatcher stay behind without a word).
+            LOG.error("dispatch failed at CommitLog offset {}", parts.dispatch().dispatchedOffset(), e);
+            health.failed(WriteHealth.Area.LOGICS, "dispatch failed at CommitLog offset "
+                    + parts.dispatch().dispatchedOffset() + ": " + e);
         }
     }
 
@@ -393,8 +400,9 @@ public final class MessageStore implements AutoCloseable {
                 }
                 health.recovered(WriteHealth.Area.LOGICS);
             }
-        } catch (StorageException | IllegalStateException e) {
-            LOG.debug("storage still failing: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            // Any exception: one escaping would cancel this periodic probe, and the store would stay unwritable.
+            LOG.debug("storage still failing: {}", e.toString());
         }
     }
 

@@ -73,7 +73,7 @@ public final class MessageDecoder {
     /**
      * The fields dispatch needs, without copying the body.
      *
-     * @throws CorruptRecordException when the frame is malformed
+     * @throws CorruptRecordException when the frame is malformed or the topic is not a legal name
      */
     public static RecordSummary summarize(ByteBuf buf, int base) {
         int size = checkFrame(buf, base);
@@ -91,6 +91,10 @@ public final class MessageDecoder {
             throw new CorruptRecordException("field lengths do not add up to TOTALSIZE " + size);
         }
         String topic = buf.toString(topicAt, topicLength, StandardCharsets.UTF_8);
+        if (!TopicNames.legal(topic)) {
+            // Garbage that happens to frame as a record: dispatch must not turn it into a directory name.
+            throw new CorruptRecordException("topic is not a legal topic name");
+        }
         String properties = buf.toString(propsAt + 2, buf.getUnsignedShort(propsAt), StandardCharsets.UTF_8);
         return new RecordSummary(buf.getLong(base + MessageLayout.PHYSICAL_OFFSET), size, topic,
                 buf.getInt(base + MessageLayout.QUEUE_ID), buf.getLong(base + MessageLayout.QUEUE_OFFSET), sysFlag,
