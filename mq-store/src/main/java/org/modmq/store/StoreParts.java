@@ -83,7 +83,8 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             dispatch.doWork();
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),
-                    config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceWarningLevelRatio()), usage);
+                    config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceCleanForciblyRatio() / 100.0,
+                    config.diskSpaceWarningLevelRatio(), RetentionPolicy.BATCH_MAX), usage);
             retention.doWork();
             if (unfinished.isPresent()) {
                 queues.flushAll();
