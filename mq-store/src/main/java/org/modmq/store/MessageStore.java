@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -100,6 +101,7 @@ public final class MessageStore implements AutoCloseable {
     private final FlushTarget flushTarget;
     private volatile long lastStoreTimestamp;
     private volatile boolean closed;
+    private Map<String, Double> openPhases = Map.of();
 
     private MessageStore(StoreParts parts, FlushPolicyProvider flushProvider,
                          ReplicationStrategyProvider replicationProvider, PluginContext context,
@@ -186,9 +188,10 @@ public final class MessageStore implements AutoCloseable {
                                     ReplicationStrategyProvider replicationProvider, PluginContext context,
                                     DoubleSupplier diskUsage) {
         Objects.requireNonNull(flushProvider, "flushProvider");
-        StoreParts parts = StoreParts.open(config, backend, context, diskUsage);
+        OpenTimer timer = new OpenTimer();
+        StoreParts parts = StoreParts.open(config, backend, context, diskUsage, timer);
         try {
-            return new MessageStore(parts, flushProvider, replicationProvider, context, null);
+            return opened(new MessageStore(parts, flushProvider, replicationProvider, context, null), timer);
         } catch (RuntimeException e) {
             parts.closeCleanly(0);
             throw e;
@@ -223,10 +226,12 @@ public final class MessageStore implements AutoCloseable {
                 .get(config.storeBackend());
         StorageBackend backend = backendProvider.create(PluginConfig.of(backendProvider.configKeys(), values), context);
         try {
+            OpenTimer timer = new OpenTimer();
             backend.start();
-            StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()));
+            timer.mark("backend start");
+            StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()), timer);
             try {
-                return new MessageStore(parts, flushProvider, replication, context, backend);
+                return opened(new MessageStore(parts, flushProvider, replication, context, backend), timer);
             } catch (RuntimeException e) {
                 parts.closeCleanly(0);
                 throw e;
@@ -235,6 +240,19 @@ public final class MessageStore implements AutoCloseable {
             backend.close();
             throw e;
         }
+    }
+
+    /** Logs where the open's time went (flush policy, replication and role are the last phase). */
+    private static MessageStore opened(MessageStore store, OpenTimer timer) {
+        timer.mark("flush, replication and role");
+        store.openPhases = timer.phases();
+        LOG.info("store opened, {}", timer.summary());
+        return store;
+    }
+
+    /** Milliseconds each phase of this store's open took, in order (what the INFO line at open says). */
+    Map<String, Double> openPhases() {
+        return openPhases;
     }
 
     /** The real disk usage of the file system holding {@code root} (see {@link DiskUsage}). */
