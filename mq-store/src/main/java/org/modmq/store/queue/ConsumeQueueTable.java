@@ -3,6 +3,7 @@ package org.modmq.store.queue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageException;
@@ -33,8 +35,13 @@ public final class ConsumeQueueTable implements AutoCloseable {
         this.entriesPerSegment = entriesPerSegment;
     }
 
-    /** Opens every queue found on disk. */
+    /**
+     * Opens every queue found on disk. Each open reads the queue's last file to find its end, so the
+     * queues are opened in parallel (the common pool and this thread); a queue that fails to open fails
+     * the load after the others are in the table, so {@link #close()} closes them.
+     */
     public void load() {
+        List<TopicQueue> found = new ArrayList<>();
         try {
             Files.createDirectories(directory);
             try (Stream<Path> topics = Files.list(directory)) {
@@ -43,7 +50,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
                         for (Path idDir : ids.filter(Files::isDirectory).toList()) {
                             String name = idDir.getFileName().toString();
                             if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
-                                get(topicDir.getFileName().toString(), Integer.parseInt(name), true);
+                                found.add(new TopicQueue(topicDir.getFileName().toString(), Integer.parseInt(name)));
                             }
                         }
                     }
@@ -52,6 +59,28 @@ public final class ConsumeQueueTable implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageException("cannot list " + directory, e);
         }
+        List<RuntimeException> failures = new CopyOnWriteArrayList<>();
+        found.parallelStream().forEach(key -> {
+            try {
+                ConsumeQueue queue = open(key);
+                if (queues.putIfAbsent(key, queue) != null) {
+                    queue.close();
+                }
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        });
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    private ConsumeQueue open(TopicQueue key) {
+        return new ConsumeQueue(key.topic(), key.queueId(), new SegmentFiles(backend,
+                directory.resolve(key.topic()).resolve(Integer.toString(key.queueId())),
+                (long) entriesPerSegment * ConsumeQueue.ENTRY, ConsumeQueue.fileCapacity(entriesPerSegment)));
     }
 
     /** The queue, or null when it does not exist and {@code create} is false. */
@@ -60,9 +89,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
         if (!create) {
             return queues.get(key);
         }
-        return queues.computeIfAbsent(key, k -> new ConsumeQueue(topic, queueId, new SegmentFiles(backend,
-                directory.resolve(topic).resolve(Integer.toString(queueId)), (long) entriesPerSegment * ConsumeQueue.ENTRY,
-                ConsumeQueue.fileCapacity(entriesPerSegment))));
+        return queues.computeIfAbsent(key, this::open);
     }
 
     /** Forces every queue's entries written so far. */
