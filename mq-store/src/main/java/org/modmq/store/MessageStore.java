@@ -218,6 +218,7 @@ public final class MessageStore implements AutoCloseable {
      * @throws org.modmq.api.spi.UnknownProviderException when a name has no provider
      */
     public static MessageStore open(ConfigValues values, PluginContext context) {
+        OpenTimer timer = new OpenTimer();
         StoreConfig config = StoreConfig.from(values, context.storeRoot());
         FlushPolicyProvider flushProvider = ProviderRegistry.load(FlushPolicyProvider.class).get(config.flushDiskType());
         ReplicationStrategyProvider replication = values.get("haStrategy")
@@ -225,8 +226,8 @@ public final class MessageStore implements AutoCloseable {
         StorageBackendProvider backendProvider = ProviderRegistry.load(StorageBackendProvider.class)
                 .get(config.storeBackend());
         StorageBackend backend = backendProvider.create(PluginConfig.of(backendProvider.configKeys(), values), context);
+        timer.mark("config and plugins");
         try {
-            OpenTimer timer = new OpenTimer();
             backend.start();
             timer.mark("backend start");
             StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()), timer);

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -61,6 +65,38 @@ class StoreOpenTimingTest {
                 "mappedFileSizeCommitLog", Integer.toString(64 << 20)));
     }
 
+    /** One open in a child JVM ({@link StoreOpenMain}): the phases it printed. */
+    private Map<String, Double> coldOpen() throws Exception {
+        List<String> path = new ArrayList<>();
+        path.add(Path.of("target", "test-classes").toAbsolutePath().toString());
+        for (String property : new String[] {"jdk.module.path", "java.class.path"}) {
+            for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
+                if (!entry.isBlank()) {
+                    path.add(entry);
+                }
+            }
+        }
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", String.join(File.pathSeparator, path), StoreOpenMain.class.getName(),
+                System.getProperty("modmq.openTiming.backend", "mmap"), root.toString(), Integer.toString(64 << 20))
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Map<String, Double> phases = new LinkedHashMap<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.startsWith("PHASE ")) {
+                    String[] parts = line.split(" ", 3);
+                    phases.put(parts[2], Double.parseDouble(parts[1]));
+                }
+            }
+        } finally {
+            assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(child.exitValue()).isZero();
+        return phases;
+    }
+
     @Test
     void printsThePhasesOfAnOpenAfterACrash() throws Exception {
         long bytes = Long.getLong("modmq.openTiming.mb", 300) << 20;
@@ -76,7 +112,12 @@ class StoreOpenTimingTest {
         }
         System.out.printf("[open-timing] wrote %d MB in %.1f s%n", writer.getCommitLogMaxOffset() >> 20,
                 (System.nanoTime() - started) / 1e9);
-        Thread.sleep(1500);
+        // Writes go on until the crash, so the checkpoint lags as after a kill -9 under load.
+        long crashAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1700);
+        for (int i = 0; System.nanoTime() < crashAt; i++) {
+            writer.putMessage(TestMessages.message("OpenTiming", i % 8, "late" + i + pad, "TagA", "late-" + i))
+                    .get(30, TimeUnit.SECONDS);
+        }
         // kill -9: no close; the scheduler's flushes stop, the files stay as they are.
         writerScheduler.shutdownNow();
         assertThat(root.resolve("abort")).exists();
@@ -96,9 +137,12 @@ class StoreOpenTimingTest {
             scheduler.shutdownNow();
             Files.createFile(root.resolve("abort"));
         }
+        for (int run = 0; run < 2; run++) {
+            runs.add(coldOpen());
+        }
         for (int run = 0; run < runs.size(); run++) {
             System.out.printf("[open-timing] open %d (%s)%n", run, run == 0 ? "after the abandoned writer"
-                    : "abort file put back after a clean close");
+                    : run < 3 ? "abort file put back after a clean close" : "the same, in a fresh JVM");
             runs.get(run).forEach((phase, ms) -> System.out.printf("[open-timing]   %-60s %8.1f ms%n", phase, ms));
         }
     }

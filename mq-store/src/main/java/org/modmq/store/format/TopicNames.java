@@ -1,5 +1,7 @@
 package org.modmq.store.format;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * Which topic names the store takes: RocketMQ's legal characters ({@code %|a-zA-Z0-9_-}), which the broker
  * already requires of every send. The store checks them too because a topic names a ConsumeQueue
@@ -18,13 +20,25 @@ public final class TopicNames {
             return false;
         }
         for (int i = 0; i < topic.length(); i++) {
-            char c = topic.charAt(i);
-            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '%' || c == '|'
-                    || c == '_' || c == '-';
-            if (!ok) {
+            if (!legal(topic.charAt(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Whether the {@code length} bytes at {@code at} are legal characters (each one byte in UTF-8). */
+    static boolean legal(ByteBuf buf, int at, int length) {
+        for (int i = 0; i < length; i++) {
+            if (!legal((char) buf.getUnsignedByte(at + i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean legal(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '%' || c == '|'
+                || c == '_' || c == '-';
     }
 }

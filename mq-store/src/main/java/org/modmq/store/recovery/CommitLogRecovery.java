@@ -126,7 +126,7 @@ public final class CommitLogRecovery {
             if (checkCrc && !MessageDecoder.bodyCrcMatches(record, 0)) {
                 return "body CRC mismatch";
             }
-            MessageDecoder.summarize(record, 0);
+            MessageDecoder.check(record, 0);
             return "";
         } catch (CorruptRecordException e) {
             return e.getMessage();

@@ -110,10 +110,13 @@ class MessageCodecTest {
                 "", 0, new InetSocketAddress("127.0.0.1", 1), new InetSocketAddress("127.0.0.1", 2), 0, 0, 0));
         try {
             assertThat(MessageDecoder.summarize(record, 0).topic()).isEqualTo("%RETRY%g-1|x");
+            MessageDecoder.check(record, 0);
             int topicAt = 84 + 4 + 5 + 1;
             record.setZero(topicAt, 3);
             assertThatThrownBy(() -> MessageDecoder.summarize(record, 0)).isInstanceOf(CorruptRecordException.class)
                     .hasMessageContaining("topic");
+            assertThatThrownBy(() -> MessageDecoder.check(record, 0)).as("recovery's check")
+                    .isInstanceOf(CorruptRecordException.class).hasMessageContaining("topic");
         } finally {
             record.release();
         }
