@@ -3,7 +3,6 @@ package org.modmq.store.queue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageException;
@@ -36,12 +34,10 @@ public final class ConsumeQueueTable implements AutoCloseable {
     }
 
     /**
-     * Opens every queue found on disk. Each open reads the queue's last file to find its end, so the
-     * queues are opened in parallel (the common pool and this thread); a queue that fails to open fails
-     * the load after the others are in the table, so {@link #close()} closes them.
+     * Opens every queue found on disk, one after the other (opening them in parallel was tried and
+     * measured slower on two busy cores; see docs/performance.md).
      */
     public void load() {
-        List<TopicQueue> found = new ArrayList<>();
         try {
             Files.createDirectories(directory);
             try (Stream<Path> topics = Files.list(directory)) {
@@ -50,7 +46,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
                         for (Path idDir : ids.filter(Files::isDirectory).toList()) {
                             String name = idDir.getFileName().toString();
                             if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
-                                found.add(new TopicQueue(topicDir.getFileName().toString(), Integer.parseInt(name)));
+                                get(topicDir.getFileName().toString(), Integer.parseInt(name), true);
                             }
                         }
                     }
@@ -58,22 +54,6 @@ public final class ConsumeQueueTable implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new StorageException("cannot list " + directory, e);
-        }
-        List<RuntimeException> failures = new CopyOnWriteArrayList<>();
-        found.parallelStream().forEach(key -> {
-            try {
-                ConsumeQueue queue = open(key);
-                if (queues.putIfAbsent(key, queue) != null) {
-                    queue.close();
-                }
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-        });
-        if (!failures.isEmpty()) {
-            RuntimeException first = failures.get(0);
-            failures.subList(1, failures.size()).forEach(first::addSuppressed);
-            throw first;
         }
     }
 
