@@ -154,6 +154,9 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         // Index entries beyond the cut stay; a query checks the record it names (see KeyQuery).
         index.resumeBelow(end);
         dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), end));
+        // The saved offsets may lie beyond the cut, where new records will go: a crash before the next logics
+        // flush must not re-dispatch from one of them (recovery would skip the new records' unforced entries).
+        checkpoint.write(checkpoint.read().cappedAt(end));
         truncation.end();
     }
 
