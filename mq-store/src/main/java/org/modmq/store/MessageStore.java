@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -100,6 +101,7 @@ public final class MessageStore implements AutoCloseable {
     private final FlushTarget flushTarget;
     private volatile long lastStoreTimestamp;
     private volatile boolean closed;
+    private Map<String, Double> openPhases = Map.of();
 
     private MessageStore(StoreParts parts, FlushPolicyProvider flushProvider,
                          ReplicationStrategyProvider replicationProvider, PluginContext context,
@@ -186,9 +188,10 @@ public final class MessageStore implements AutoCloseable {
                                     ReplicationStrategyProvider replicationProvider, PluginContext context,
                                     DoubleSupplier diskUsage) {
         Objects.requireNonNull(flushProvider, "flushProvider");
-        StoreParts parts = StoreParts.open(config, backend, context, diskUsage);
+        OpenTimer timer = new OpenTimer();
+        StoreParts parts = StoreParts.open(config, backend, context, diskUsage, timer);
         try {
-            return new MessageStore(parts, flushProvider, replicationProvider, context, null);
+            return opened(new MessageStore(parts, flushProvider, replicationProvider, context, null), timer);
         } catch (RuntimeException e) {
             parts.closeCleanly(0);
             throw e;
@@ -215,6 +218,7 @@ public final class MessageStore implements AutoCloseable {
      * @throws org.modmq.api.spi.UnknownProviderException when a name has no provider
      */
     public static MessageStore open(ConfigValues values, PluginContext context) {
+        OpenTimer timer = new OpenTimer();
         StoreConfig config = StoreConfig.from(values, context.storeRoot());
         FlushPolicyProvider flushProvider = ProviderRegistry.load(FlushPolicyProvider.class).get(config.flushDiskType());
         ReplicationStrategyProvider replication = values.get("haStrategy")
@@ -222,11 +226,13 @@ public final class MessageStore implements AutoCloseable {
         StorageBackendProvider backendProvider = ProviderRegistry.load(StorageBackendProvider.class)
                 .get(config.storeBackend());
         StorageBackend backend = backendProvider.create(PluginConfig.of(backendProvider.configKeys(), values), context);
+        timer.mark("config and plugins");
         try {
             backend.start();
-            StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()));
+            timer.mark("backend start");
+            StoreParts parts = StoreParts.open(config, backend, context, diskUsageOf(config.rootDir()), timer);
             try {
-                return new MessageStore(parts, flushProvider, replication, context, backend);
+                return opened(new MessageStore(parts, flushProvider, replication, context, backend), timer);
             } catch (RuntimeException e) {
                 parts.closeCleanly(0);
                 throw e;
@@ -235,6 +241,19 @@ public final class MessageStore implements AutoCloseable {
             backend.close();
             throw e;
         }
+    }
+
+    /** Logs where the open's time went (flush policy, replication and role are the last phase). */
+    private static MessageStore opened(MessageStore store, OpenTimer timer) {
+        timer.mark("flush, replication and role");
+        store.openPhases = timer.phases();
+        LOG.info("store opened, {}", timer.summary());
+        return store;
+    }
+
+    /** Milliseconds each phase of this store's open took, in order (what the INFO line at open says). */
+    Map<String, Double> openPhases() {
+        return openPhases;
     }
 
     /** The real disk usage of the file system holding {@code root} (see {@link DiskUsage}). */
@@ -344,6 +363,13 @@ public final class MessageStore implements AutoCloseable {
             parts.dispatch().doWork();
         } catch (StorageException e) {
             health.failed(WriteHealth.Area.LOGICS, e.getMessage());
+        } catch (RuntimeException e) {
+            // A bug or a record dispatch cannot handle: the appended record stays undispatched, so the store
+            // takes no writes until the health probe dispatches it, rather than letting the error escape
+            // the put (and the dispatcher stay behind without a word).
+            LOG.error("dispatch failed at CommitLog offset {}", parts.dispatch().dispatchedOffset(), e);
+            health.failed(WriteHealth.Area.LOGICS, "dispatch failed at CommitLog offset "
+                    + parts.dispatch().dispatchedOffset() + ": " + e);
         }
     }
 
@@ -393,8 +419,9 @@ public final class MessageStore implements AutoCloseable {
                 }
                 health.recovered(WriteHealth.Area.LOGICS);
             }
-        } catch (StorageException | IllegalStateException e) {
-            LOG.debug("storage still failing: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            // Any exception: one escaping would cancel this periodic probe, and the store would stay unwritable.
+            LOG.debug("storage still failing: {}", e.toString());
         }
     }
 

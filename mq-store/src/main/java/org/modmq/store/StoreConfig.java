@@ -23,6 +23,8 @@ import org.modmq.api.message.DelayLevels;
  * @param fileReservedHours {@code fileReservedTime}, hours (default 72)
  * @param deleteHours {@code deleteWhen}, hours separated by ';' (default "04")
  * @param diskMaxUsedSpaceRatio {@code diskMaxUsedSpaceRatio}, percent (default 75)
+ * @param diskSpaceCleanForciblyRatio {@code diskSpaceCleanForciblyRatio}, percent (default 85, RocketMQ's):
+ *     above it retention deletes the oldest segments whether expired or not
  * @param diskSpaceWarningLevelRatio {@code diskSpaceWarningLevelRatio}, 0..1 (default 0.90)
  * @param maxHashSlotNum {@code maxHashSlotNum} (default 5000000)
  * @param maxIndexNum {@code maxIndexNum} (default 20000000)
@@ -32,7 +34,8 @@ import org.modmq.api.message.DelayLevels;
  */
 public record StoreConfig(Path rootDir, Path commitLogDir, int commitLogSegmentSize, int consumeQueueEntries,
                           int maxMessageSize, String flushDiskType, String storeBackend, int fileReservedHours,
-                          Set<Integer> deleteHours, int diskMaxUsedSpaceRatio, double diskSpaceWarningLevelRatio,
+                          Set<Integer> deleteHours, int diskMaxUsedSpaceRatio, int diskSpaceCleanForciblyRatio,
+                          double diskSpaceWarningLevelRatio,
                           int maxHashSlotNum, int maxIndexNum, DelayLevels delayLevels, ConfigValues values) {
 
     public StoreConfig {
@@ -66,7 +69,8 @@ public record StoreConfig(Path rootDir, Path commitLogDir, int commitLogSegmentS
                 values.intValue("mappedFileSizeConsumeQueue", 300_000 * 20) / 20,
                 values.intValue("maxMessageSize", 4 * 1024 * 1024), values.string("flushDiskType", "ASYNC_FLUSH"),
                 values.string("storeBackend", "mmap"), values.intValue("fileReservedTime", 72), hours,
-                values.intValue("diskMaxUsedSpaceRatio", 75), values.doubleValue("diskSpaceWarningLevelRatio", 0.90),
+                values.intValue("diskMaxUsedSpaceRatio", 75), values.intValue("diskSpaceCleanForciblyRatio", 85),
+                values.doubleValue("diskSpaceWarningLevelRatio", 0.90),
                 values.intValue("maxHashSlotNum", 5_000_000), values.intValue("maxIndexNum", 20_000_000),
                 DelayLevels.parse(values.string(DelayLevels.KEY, DelayLevels.DEFAULT)), values);
     }

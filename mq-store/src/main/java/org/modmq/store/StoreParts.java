@@ -35,12 +35,19 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
                   EpochHistory epochs, TruncationMarker truncation, RecoveryReport recovery) {
 
     static StoreParts open(StoreConfig config, StorageBackend backend, PluginContext context, DoubleSupplier usage) {
+        return open(config, backend, context, usage, new OpenTimer());
+    }
+
+    /** As above, timing each phase into {@code timer}. */
+    static StoreParts open(StoreConfig config, StorageBackend backend, PluginContext context, DoubleSupplier usage,
+                           OpenTimer timer) {
         CheckpointFile checkpointFile = new CheckpointFile(config.rootDir().resolve("checkpoint"));
         AbortFile abort = new AbortFile(config.rootDir().resolve("abort"));
         TruncationMarker truncation = new TruncationMarker(config.rootDir().resolve("truncating"));
         SegmentFiles files = new SegmentFiles(backend, config.commitLogDir(), config.commitLogSegmentSize(),
                 config.commitLogSegmentSize());
         files.load();
+        timer.mark("commitlog files");
         QueueOffsetTable offsets = new QueueOffsetTable();
         CommitLog log = new CommitLog(files, offsets, context.clock(), context.allocator(), config.maxMessageSize());
         ConsumeQueueTable queues = new ConsumeQueueTable(backend, config.rootDir().resolve("consumequeue"),
@@ -51,6 +58,7 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             boolean abnormal = abort.exists();
             Checkpoint saved = checkpointFile.read();
             RecoveryOutcome outcome = new CommitLogRecovery(log).recover(abnormal, saved);
+            timer.mark(abnormal ? "commitlog recovery (after a crash)" : "commitlog recovery");
             long end = outcome.end();
             OptionalLong unfinished = truncation.pending();
             if (unfinished.isPresent()) {
@@ -65,32 +73,41 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
                 epochs.truncateFrom(unfinished.getAsLong());
             }
             epochs.truncateAbove(end);
+            timer.mark("truncation and epochs");
             queues.load();
+            timer.mark("consumequeue open (" + queues.all().size() + " queues)");
             for (ConsumeQueue queue : queues.all()) {
                 queue.truncateTo(end);
                 offsets.set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
             }
+            timer.mark("consumequeue cut");
             index.load();
             index.resumeBelow(end);
+            timer.mark("index open");
             // After a crash, queue and index entries written after their last force may be gone (the direct
             // backend keeps unforced bytes in process memory): re-dispatch from the last logics force at the latest.
             // After a clean close the checkpoint names where dispatch had got to, which in controller mode is
             // the confirm offset, below the log's end: the records between are dispatched now.
-            long dispatchFrom = Math.min(outcome.verifiedFrom(), saved.logicsFlushedOffset());
-            dispatchFrom = Math.min(dispatchFrom, end);
+            // The walk says whether that offset is still a record start: then every entry below it was forced
+            // and nothing before it is dispatched again (before, re-dispatch re-read every walked record).
+            long dispatchFrom = Math.min(outcome.redispatchFrom(), end);
             DispatchAgent dispatch = new DispatchAgent(log, queues, index, Math.max(log.minOffset(), dispatchFrom),
                     config.delayLevels());
-            dispatch.doWork();
+            int redispatched = dispatch.doWork();
+            timer.mark("re-dispatch (" + redispatched + " records from " + Math.max(log.minOffset(), dispatchFrom) + ")");
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),
-                    config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceWarningLevelRatio()), usage);
+                    config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceCleanForciblyRatio() / 100.0,
+                    config.diskSpaceWarningLevelRatio(), RetentionPolicy.BATCH_MAX), usage);
             retention.doWork();
+            timer.mark("retention");
             if (unfinished.isPresent()) {
                 queues.flushAll();
                 index.flush();
                 truncation.end();
             }
             abort.create();
+            timer.mark("abort file");
             RecoveryReport report = new RecoveryReport(outcome.abnormal(), outcome.verifiedFrom(), end,
                     outcome.recordsVerified(), outcome.corruptOffset(), outcome.corruptReason());
             return new StoreParts(config, log, queues, index, dispatch, retention, checkpointFile, abort, epochs,
@@ -131,15 +148,15 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             epochs.truncateFrom(0);
         }
         for (ConsumeQueue queue : queues.all()) {
-            if (queue.truncateTo(end)) {
-                // Forced so that no dropped entry reappears after a power loss; untouched queues need nothing.
-                queue.flush();
-            }
+            queue.truncateTo(end);
             log.queueOffsets().set(new TopicQueue(queue.topic(), queue.queueId()), queue.maxOffset());
         }
         // Index entries beyond the cut stay; a query checks the record it names (see KeyQuery).
         index.resumeBelow(end);
         dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), end));
+        // The saved offsets may lie beyond the cut, where new records will go: a crash before the next logics
+        // flush must not re-dispatch from one of them (recovery would skip the new records' unforced entries).
+        checkpoint.write(checkpoint.read().cappedAt(end));
         truncation.end();
     }
 

@@ -2,9 +2,14 @@ package org.modmq.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.modmq.api.config.ConfigValues;
 import org.modmq.api.config.PluginConfig;
 import org.modmq.api.message.PutStatus;
+import org.modmq.api.message.StoredMessage;
 import org.modmq.api.spi.PluginContext;
 import org.modmq.api.spi.ProviderRegistry;
 import org.modmq.api.spi.flush.FlushPolicyProvider;
@@ -27,12 +33,13 @@ import org.modmq.api.spi.storage.StorageBackend;
 import org.modmq.api.spi.storage.StorageBackendProvider;
 import org.modmq.store.faulty.control.FaultControl;
 import org.modmq.store.faulty.control.FaultyStorage;
+import org.modmq.store.format.MessageDecoder;
+import org.modmq.store.segment.SegmentFiles;
 import org.modmq.testkit.NettyLeakCheck;
 
 /**
- * A power loss that takes every ConsumeQueue entry written since the queue's last force, after dispatch
- * crossed into the queue's second file: the file exists (creating it is not undone), but neither file
- * holds an entry. Recovery must rebuild the queue from the CommitLog, whose records SYNC_FLUSH forced.
+ * Power losses that take ConsumeQueue entries or a queue's cut back: recovery must rebuild the queue from
+ * the CommitLog, whose records SYNC_FLUSH forced, and never serve an entry of a record the log lost.
  */
 @ExtendWith(NettyLeakCheck.class)
 class QueueRecoveryAfterPowerLossTest {
@@ -52,6 +59,10 @@ class QueueRecoveryAfterPowerLossTest {
         FaultyStorage.forget(root);
     }
 
+    /**
+     * Every ConsumeQueue entry written since the queue's last force is lost, after dispatch crossed into
+     * the queue's second file: the file exists (creating it is not undone), but neither file holds an entry.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"mmap", "direct"})
     void rebuildsQueueEntriesLostBelowAnEmptyLastFile(String delegate) throws Exception {
@@ -89,6 +100,63 @@ class QueueRecoveryAfterPowerLossTest {
         }
     }
 
+    /**
+     * The queue's entries were forced, the CommitLog's tail was not (ASYNC_FLUSH dispatches ahead of the
+     * log's force): recovery cuts the log and the queue. If that cut were not forced, a second power loss
+     * before the next queue force would bring the dropped entries back, pointing into the records written
+     * since at the same offsets: reads would then meet a wrong size in the middle of another record.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mmap", "direct"})
+    void aQueueCutAtOpenSurvivesTheNextPowerLoss(String delegate) throws Exception {
+        ConfigValues config = ConfigValues.of(Map.of("storeBackend", FaultyStorage.NAME, FaultyStorage.DELEGATE_KEY,
+                delegate, "flushDiskType", "SYNC_FLUSH", "storePathRootDir", root.toString(),
+                "mappedFileSizeCommitLog", "65536", "mappedFileSizeConsumeQueue", Integer.toString(PER_FILE * 20),
+                "maxHashSlotNum", "64", "maxIndexNum", "512", "flushIntervalConsumeQueue", "3600000"));
+        FaultyStorage.control(root).simulateForces(true);
+        List<PutResult> first = new ArrayList<>();
+        Opened opened = new Opened(config);
+        for (int i = 0; i < 10; i++) {
+            first.add(opened.store.putMessage(TestMessages.message(TOPIC, 0, "old-" + i + "-" + "o".repeat(100)))
+                    .get(30, TimeUnit.SECONDS));
+        }
+        opened.closeCleanly();
+        // The log loses records 5..9 (zeroed as an unforced tail reads after a crash); the queue keeps their entries.
+        long cut = first.get(5).commitLogOffset();
+        try (FileChannel log = FileChannel.open(root.resolve("commitlog").resolve(SegmentFiles.fileName(0)),
+                StandardOpenOption.WRITE)) {
+            log.write(ByteBuffer.allocate((int) (first.get(9).commitLogOffset() + first.get(9).size() - cut)), cut);
+            log.force(true);
+        }
+        Files.createFile(root.resolve("abort"));
+
+        List<String> second = new ArrayList<>();
+        try (Opened recovered = new Opened(config)) {
+            assertThat(recovered.store.getMaxOffsetInQueue(TOPIC, 0)).as("queue cut to the log").isEqualTo(5);
+            for (int i = 0; i < 3; i++) {
+                // Longer records than the lost ones: the log's end passes every dropped entry's record.
+                String body = "new-" + i + "-" + "n".repeat(400);
+                assertThat(recovered.store.putMessage(TestMessages.message(TOPIC, 0, body)).get(30, TimeUnit.SECONDS)
+                        .status()).isEqualTo(PutStatus.PUT_OK);
+                second.add(body);
+            }
+            // Power loss before any queue force: the three new entries are lost, the cut must not be.
+        }
+        try (Opened reopened = new Opened(config)) {
+            MessageStore store = reopened.store;
+            assertThat(store.getMaxOffsetInQueue(TOPIC, 0)).isEqualTo(5 + second.size());
+            for (int offset = 0; offset < 5 + second.size(); offset++) {
+                try (GetMessageResult read = store.getMessages(TOPIC, 0, offset, 1, t -> true, 1 << 20)) {
+                    assertThat(read.status()).as("queue offset %d", offset).isEqualTo(GetMessageStatus.FOUND);
+                    ByteBuf record = read.messages().get(0);
+                    StoredMessage stored = MessageDecoder.decode(record, record.readerIndex(), true);
+                    String body = new String(stored.message().body(), StandardCharsets.UTF_8);
+                    assertThat(body).isEqualTo(offset < 5 ? "old-" + offset + "-" + "o".repeat(100) : second.get(offset - 5));
+                }
+            }
+        }
+    }
+
     /** A store on the faulty backend the config names; closing it cuts the power first. */
     private final class Opened implements AutoCloseable {
         final StorageBackend backend;
@@ -106,6 +174,15 @@ class QueueRecoveryAfterPowerLossTest {
             } catch (RuntimeException e) {
                 backend.close();
                 throw e;
+            }
+        }
+
+        /** A clean close: everything forced, the checkpoint written, the abort file removed. */
+        void closeCleanly() {
+            try {
+                store.close();
+            } finally {
+                backend.close();
             }
         }
 

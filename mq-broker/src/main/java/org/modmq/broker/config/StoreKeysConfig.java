@@ -95,6 +95,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
      */
     private static void readPassThroughKeys(ConfigReader reader) {
         reader.longIn("flushIntervalConsumeQueue", 1_000, 1, 600_000);
+        // RocketMQ's format: a percent; it clamps the value to [30, 85], modmq refuses what it would clamp.
+        reader.intIn("diskSpaceCleanForciblyRatio", 85, 30, 85);
         reader.doubleIn("diskSpaceWarningLevelRatio", 0.90, 0.10, 0.99);
         reader.intIn("maxHashSlotNum", 5_000_000, 1, Integer.MAX_VALUE);
         reader.intIn("maxIndexNum", 20_000_000, 1, Integer.MAX_VALUE);

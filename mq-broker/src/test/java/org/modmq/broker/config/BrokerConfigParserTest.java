@@ -146,7 +146,8 @@ class BrokerConfigParserTest {
     @Test
     void acceptsKeysTheStoreAndItsPluginsReadWithoutWarning() throws IOException {
         Path file = write("flushIntervalConsumeQueue=500\nmaxHashSlotNum=1000\nmaxIndexNum=4000\n"
-                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\nflushIntervalCommitLog=200\n");
+                + "warmMapedFileEnable=true\ndiskSpaceWarningLevelRatio=0.85\nflushIntervalCommitLog=200\n"
+                + "diskSpaceCleanForciblyRatio=80\n");
         BrokerConfig config = BrokerConfigParser.parse(file);
         assertThat(config.warnings()).isEmpty();
         assertThat(config.raw().intValue("maxHashSlotNum", 0)).isEqualTo(1000);
@@ -163,6 +164,8 @@ class BrokerConfigParserTest {
         assertBad("brokerRole=LEADER\n", "brokerRole=LEADER", "SYNC_MASTER", "SLAVE");
         assertBad("autoCreateTopicEnable=yes\n", "autoCreateTopicEnable=yes", "true", "false");
         assertBad("diskMaxUsedSpaceRatio=99\n", "diskMaxUsedSpaceRatio=99", "[10, 95]");
+        assertBad("diskSpaceCleanForciblyRatio=0.85\n", "diskSpaceCleanForciblyRatio=0.85", "[30, 85]");
+        assertBad("diskSpaceCleanForciblyRatio=90\n", "diskSpaceCleanForciblyRatio=90", "[30, 85]");
         assertBad("mappedFileSizeConsumeQueue=1001\n", "mappedFileSizeConsumeQueue", "multiple of 20");
         assertBad("namesrvAddr=localhost\n", "namesrvAddr=localhost", "host:port");
         assertBad("brokerRole=SLAVE\n", "brokerId", ">= 1");

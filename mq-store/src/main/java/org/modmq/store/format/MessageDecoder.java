@@ -73,23 +73,16 @@ public final class MessageDecoder {
     /**
      * The fields dispatch needs, without copying the body.
      *
-     * @throws CorruptRecordException when the frame is malformed
+     * @throws CorruptRecordException when the frame is malformed or the topic is not a legal name
      */
     public static RecordSummary summarize(ByteBuf buf, int base) {
         int size = checkFrame(buf, base);
         int sysFlag = buf.getInt(base + MessageLayout.SYS_FLAG);
-        int bodyLengthAt = base + MessageLayout.bodyLengthPosition(sysFlag);
-        int topicAt = bodyLengthAt + 4 + buf.getInt(bodyLengthAt);
+        int topicAt = checkFields(buf, base, size, sysFlag);
         boolean v2 = MessageLayout.magic(buf, base) == MessageLayout.MAGIC_V2;
-        if (topicAt < bodyLengthAt + 4 || topicAt + 2 > base + size) {
-            throw new CorruptRecordException("body length does not fit the record");
-        }
         int topicLength = v2 ? buf.getUnsignedShort(topicAt) : buf.getUnsignedByte(topicAt);
         topicAt += v2 ? 2 : 1;
         int propsAt = topicAt + topicLength;
-        if (propsAt + 2 > base + size || propsAt + 2 + buf.getUnsignedShort(propsAt) != base + size) {
-            throw new CorruptRecordException("field lengths do not add up to TOTALSIZE " + size);
-        }
         String topic = buf.toString(topicAt, topicLength, StandardCharsets.UTF_8);
         String properties = buf.toString(propsAt + 2, buf.getUnsignedShort(propsAt), StandardCharsets.UTF_8);
         return new RecordSummary(buf.getLong(base + MessageLayout.PHYSICAL_OFFSET), size, topic,
@@ -98,6 +91,39 @@ public final class MessageDecoder {
                 PropertyScan.find(properties, MessageProperties.KEYS),
                 PropertyScan.find(properties, MessageProperties.UNIQ_KEY),
                 DelayLevels.SCHEDULE_TOPIC.equals(topic) ? PropertyScan.find(properties, MessageProperties.DELAY) : null);
+    }
+
+    /**
+     * Checks what {@link #summarize} checks (frame, field lengths, topic name) without decoding any field:
+     * recovery's walk over records it does not dispatch.
+     *
+     * @throws CorruptRecordException when the frame is malformed or the topic is not a legal name
+     */
+    public static void check(ByteBuf buf, int base) {
+        int size = checkFrame(buf, base);
+        checkFields(buf, base, size, buf.getInt(base + MessageLayout.SYS_FLAG));
+    }
+
+    /** Field lengths add up to TOTALSIZE and the topic is a legal name; returns the topic length's position. */
+    private static int checkFields(ByteBuf buf, int base, int size, int sysFlag) {
+        int bodyLengthAt = base + MessageLayout.bodyLengthPosition(sysFlag);
+        int topicAt = bodyLengthAt + 4 + buf.getInt(bodyLengthAt);
+        boolean v2 = MessageLayout.magic(buf, base) == MessageLayout.MAGIC_V2;
+        if (topicAt < bodyLengthAt + 4 || topicAt + 2 > base + size) {
+            throw new CorruptRecordException("body length does not fit the record");
+        }
+        int topicLength = v2 ? buf.getUnsignedShort(topicAt) : buf.getUnsignedByte(topicAt);
+        int nameAt = topicAt + (v2 ? 2 : 1);
+        int propsAt = nameAt + topicLength;
+        if (propsAt + 2 > base + size || propsAt + 2 + buf.getUnsignedShort(propsAt) != base + size) {
+            throw new CorruptRecordException("field lengths do not add up to TOTALSIZE " + size);
+        }
+        // Garbage that happens to frame as a record: dispatch must not turn it into a directory name. The
+        // legal characters are ASCII, so the bytes can be checked as they are (a UTF-8 sequence never is).
+        if (topicLength == 0 || !TopicNames.legal(buf, nameAt, topicLength)) {
+            throw new CorruptRecordException("topic is not a legal topic name");
+        }
+        return topicAt;
     }
 
     /** Whether the body CRC of the record at {@code base} matches its BODYCRC field. */

@@ -37,6 +37,10 @@ public final class MessageEncoder {
             throw new PutStatusException(PutStatus.MESSAGE_ILLEGAL, "topic length " + topic.length
                     + " is outside 1.." + Short.MAX_VALUE);
         }
+        if (!TopicNames.legal(message.topic())) {
+            throw new PutStatusException(PutStatus.MESSAGE_ILLEGAL, "topic " + message.topic()
+                    + " has characters outside %|a-zA-Z0-9_-");
+        }
         if (properties.length > MessageLayout.MAX_PROPERTIES_LENGTH) {
             throw new PutStatusException(PutStatus.PROPERTIES_SIZE_EXCEEDED, "properties length "
                     + properties.length + " exceeds " + MessageLayout.MAX_PROPERTIES_LENGTH);

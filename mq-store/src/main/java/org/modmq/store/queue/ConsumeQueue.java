@@ -195,10 +195,13 @@ public final class ConsumeQueue implements AutoCloseable {
     }
 
     /**
-     * Drops every entry whose record does not end at or below {@code commitLogEnd} (recovery,
-     * replica truncation).
+     * Drops every entry whose record does not end at or below {@code commitLogEnd} (recovery, replica
+     * truncation) and forces the cut before returning. An unforced cut is undone by the next power loss,
+     * and dispatch never overwrites an entry below the max offset, so the dropped entries would come back
+     * pointing into whatever the CommitLog wrote at their offsets since.
+     *
+     * @return whether any entry was dropped
      */
-    /** Drops entries of records at or beyond {@code commitLogEnd}; returns whether any was dropped. */
     public boolean truncateTo(long commitLogEnd) {
         long max = maxOffset;
         long keep = max;
@@ -221,6 +224,7 @@ public final class ConsumeQueue implements AutoCloseable {
                 segment.write((int) (logical - files.startOf(logical)), scratch.setIndex(0, ENTRY));
             }
         }
+        flush();
         maxOffset = keep;
         minOffset = Math.min(minOffset, keep);
         LOG.info("ConsumeQueue {}-{} truncated to {} entries", topic, queueId, keep);
@@ -286,7 +290,6 @@ public final class ConsumeQueue implements AutoCloseable {
     }
 
 
-    /** Forces the queue's files and closes them. Idempotent. */
     /** Forces every entry written so far. May run while the dispatcher appends. */
     public void flush() {
         if (!files.isEmpty()) {
@@ -294,6 +297,7 @@ public final class ConsumeQueue implements AutoCloseable {
         }
     }
 
+    /** Forces the queue's files and closes them. Idempotent. */
     @Override
     public void close() {
         if (!files.isEmpty()) {

@@ -33,7 +33,10 @@ public final class ConsumeQueueTable implements AutoCloseable {
         this.entriesPerSegment = entriesPerSegment;
     }
 
-    /** Opens every queue found on disk. */
+    /**
+     * Opens every queue found on disk, one after the other (opening them in parallel was tried and
+     * measured slower on two busy cores; see docs/performance.md).
+     */
     public void load() {
         try {
             Files.createDirectories(directory);
@@ -54,15 +57,19 @@ public final class ConsumeQueueTable implements AutoCloseable {
         }
     }
 
+    private ConsumeQueue open(TopicQueue key) {
+        return new ConsumeQueue(key.topic(), key.queueId(), new SegmentFiles(backend,
+                directory.resolve(key.topic()).resolve(Integer.toString(key.queueId())),
+                (long) entriesPerSegment * ConsumeQueue.ENTRY, ConsumeQueue.fileCapacity(entriesPerSegment)));
+    }
+
     /** The queue, or null when it does not exist and {@code create} is false. */
     public ConsumeQueue get(String topic, int queueId, boolean create) {
         TopicQueue key = new TopicQueue(topic, queueId);
         if (!create) {
             return queues.get(key);
         }
-        return queues.computeIfAbsent(key, k -> new ConsumeQueue(topic, queueId, new SegmentFiles(backend,
-                directory.resolve(topic).resolve(Integer.toString(queueId)), (long) entriesPerSegment * ConsumeQueue.ENTRY,
-                ConsumeQueue.fileCapacity(entriesPerSegment))));
+        return queues.computeIfAbsent(key, this::open);
     }
 
     /** Forces every queue's entries written so far. */

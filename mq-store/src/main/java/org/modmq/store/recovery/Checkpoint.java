@@ -18,4 +18,10 @@ public record Checkpoint(long physicMsgTimestamp, long logicsMsgTimestamp, long 
                          long logicsFlushedOffset) {
 
     public static final Checkpoint EMPTY = new Checkpoint(0, 0, 0, 0, 0, 0);
+
+    /** This checkpoint with no offset beyond {@code end} (the log was cut back there). */
+    public Checkpoint cappedAt(long end) {
+        return new Checkpoint(physicMsgTimestamp, logicsMsgTimestamp, indexMsgTimestamp,
+                Math.min(masterFlushedOffset, end), Math.min(confirmPhyOffset, end), Math.min(logicsFlushedOffset, end));
+    }
 }

@@ -14,10 +14,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes whole CommitLog segments (never the active one) that expired, at the configured hours, or at
- * once the oldest segment when the disk is fuller than {@code maxUsedRatio}; then drops ConsumeQueue
- * segments and index files wholly below the new min offset. Also decides whether the disk is too full
- * to write. {@link #doWork()} is called by one thread at a time (the store's scheduler, or a test).
+ * Deletes whole CommitLog segments (never the active one), oldest first, as RocketMQ's
+ * {@code CleanCommitLogService} does ({@link RetentionPolicy}): expired ones at the {@code deleteWhen} hours,
+ * or at any hour above {@code diskMaxUsedSpaceRatio}; above {@code diskSpaceCleanForciblyRatio}, the oldest
+ * whether expired or not. At most {@link RetentionPolicy#batchMax()} per pass, so a full disk frees space
+ * one pass at a time and each pass probes the usage again. Then drops ConsumeQueue segments and index files
+ * wholly below the new min offset. Also decides whether the disk is too full to write: above the warning
+ * ratio writes are refused, and taken again once the usage is at or below the forcible ratio (RocketMQ's
+ * hysteresis, so the store does not flap at the threshold). {@link #doWork()} is called by one thread at a
+ * time (the store's scheduler, or a test).
  */
 public final class RetentionAgent {
 
@@ -41,7 +46,7 @@ public final class RetentionAgent {
         this.diskUsage = Objects.requireNonNull(diskUsage, "diskUsage");
     }
 
-    /** Whether the last probe found the disk above the warning ratio (writes are refused). */
+    /** Whether the disk was found above the warning ratio and not yet back at or below the forcible ratio. */
     public boolean diskFull() {
         return diskFull;
     }
@@ -49,29 +54,29 @@ public final class RetentionAgent {
     /** One pass; returns the number of CommitLog segments deleted. */
     public int doWork() {
         double usage = diskUsage.getAsDouble();
-        boolean full = usage >= policy.warningRatio();
+        boolean full = usage > policy.warningRatio() || (diskFull && usage > policy.cleanForciblyRatio());
         if (full != diskFull) {
             LOG.warn("disk usage {}%: writes are {}", Math.round(usage * 100), full ? "refused" : "accepted again");
         }
         diskFull = full;
-        boolean forced = usage >= policy.maxUsedRatio();
-        int hour = clock.instant().atZone(clock.getZone()).getHour();
-        if (!forced && !policy.deleteHours().contains(hour)) {
+        RetentionPolicy.Reason reason = policy.reason(usage, clock.instant().atZone(clock.getZone()).getHour());
+        if (reason == null) {
             return 0;
         }
         long now = clock.millis();
         int deleted = 0;
         List<Long> starts = log.files().starts();
-        for (int i = 0; i < starts.size() - 1; i++) {
+        for (int i = 0; i < starts.size() - 1 && deleted < policy.batchMax(); i++) {
             long start = starts.get(i);
             boolean expired = now - lastModified(start) >= policy.reservedMillis();
-            if (!expired && !(forced && deleted == 0)) {
+            if (!expired && reason != RetentionPolicy.Reason.FORCED) {
                 break;
             }
             if (!log.deleteSegment(start)) {
                 break;
             }
-            LOG.info("deleted CommitLog segment {} ({})", start, expired ? "expired" : "disk usage " + usage);
+            LOG.info("deleted CommitLog segment {} ({})", start, expired ? "expired" : "disk usage "
+                    + Math.round(usage * 100) + "% above diskSpaceCleanForciblyRatio");
             deleted++;
         }
         if (deleted > 0) {
@@ -80,6 +85,9 @@ public final class RetentionAgent {
                 queue.dropBelow(min);
             }
             index.dropBelow(min);
+        } else if (reason != RetentionPolicy.Reason.TIME) {
+            LOG.warn("disk usage {}% is above the retention thresholds but no segment could be deleted",
+                    Math.round(usage * 100));
         }
         return deleted;
     }

@@ -94,6 +94,35 @@ class MessageCodecTest {
     }
 
     @Test
+    void refusesTopicsThatCannotNameAQueueDirectory() {
+        for (String topic : new String[] {"a/b", "a\0b", "..", "T\u00e9"}) {
+            BrokerMessage message = new BrokerMessage(topic, 0, 0, new byte[0], "", 0,
+                    new InetSocketAddress("127.0.0.1", 1), new InetSocketAddress("127.0.0.1", 2), 0, 0, 0);
+            assertThatThrownBy(() -> encoder.encode(message)).as(topic).isInstanceOf(PutStatusException.class)
+                    .extracting(e -> ((PutStatusException) e).status()).isEqualTo(PutStatus.MESSAGE_ILLEGAL);
+        }
+    }
+
+    /** A record whose topic bytes are garbage (the body CRC does not cover them) is corrupt to dispatch. */
+    @Test
+    void summaryRefusesAGarbageTopic() {
+        ByteBuf record = encoder.encode(new BrokerMessage("%RETRY%g-1|x", 0, 0, "hello".getBytes(StandardCharsets.UTF_8),
+                "", 0, new InetSocketAddress("127.0.0.1", 1), new InetSocketAddress("127.0.0.1", 2), 0, 0, 0));
+        try {
+            assertThat(MessageDecoder.summarize(record, 0).topic()).isEqualTo("%RETRY%g-1|x");
+            MessageDecoder.check(record, 0);
+            int topicAt = 84 + 4 + 5 + 1;
+            record.setZero(topicAt, 3);
+            assertThatThrownBy(() -> MessageDecoder.summarize(record, 0)).isInstanceOf(CorruptRecordException.class)
+                    .hasMessageContaining("topic");
+            assertThatThrownBy(() -> MessageDecoder.check(record, 0)).as("recovery's check")
+                    .isInstanceOf(CorruptRecordException.class).hasMessageContaining("topic");
+        } finally {
+            record.release();
+        }
+    }
+
+    @Test
     void detectsBodyCorruption() {
         ByteBuf record = encoder.encode(new BrokerMessage("T", 0, 0, "hello".getBytes(StandardCharsets.UTF_8), "",
                 0, new InetSocketAddress("127.0.0.1", 1), new InetSocketAddress("127.0.0.1", 2), 0, 0, 0));
