@@ -16,6 +16,8 @@ public enum ContractCase {
     REPLICATED_ONLY_WHEN_HELD,
     /** Roles swap with a new epoch; a replica ahead of the new epoch's start is cut back to it. */
     ROLE_SWAP_TRUNCATES_DIVERGED_TAIL,
+    /** A replica of a newer epoch never takes bytes from a master of an older one. */
+    STALE_MASTER_NOT_FOLLOWED,
     /** A replica reconnects on its own once a restarted master listens again. */
     RECONNECT_AFTER_MASTER_RESTART,
     /** close() is idempotent and frees the HA port at once. */

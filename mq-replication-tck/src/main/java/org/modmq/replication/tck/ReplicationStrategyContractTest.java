@@ -33,12 +33,16 @@ import org.modmq.testkit.process.FreePort;
  *
  * <p>Inherited from {@link CatchUpContract}: catch-up from empty and from behind, progress reports, and the
  * replicated future. Here: role swaps with a new epoch that cut a diverged tail back to the epoch's start,
- * reconnection to a restarted master, close() freeing the port, garbage on the HA port, and a malformed
- * master address. Override {@link #settings()} for the strategy's own keys (short redial delays make the
- * reconnect case quicker) and {@link #deviations()} to declare a case the strategy knowingly fails.
+ * a replica of a newer epoch refusing a stale master, reconnection to a restarted master, close() freeing
+ * the port, garbage on the HA port, and a malformed master address. Override {@link #settings()} for the
+ * strategy's own keys (short redial delays make the reconnect case quicker) and {@link #deviations()} to
+ * declare a case the strategy knowingly fails.
  */
 @Timeout(120)
 public abstract class ReplicationStrategyContractTest extends CatchUpContract {
+
+    /** How long a replica is watched for doing what it must not. */
+    private static final long NEVER_MILLIS = 1_500;
 
     /** For subclasses; JUnit creates one instance per test method. */
     protected ReplicationStrategyContractTest() {
@@ -72,6 +76,29 @@ public abstract class ReplicationStrategyContractTest extends CatchUpContract {
         awaitCaughtUp(b, a);
         await("b's progress to show a at " + more, () -> b.progress().acks().size() == 1
                 && b.progress().acks().values().stream().allMatch(offset -> offset == more));
+    }
+
+    @Test
+    void aReplicaOfANewerEpochDoesNotFollowAStaleMaster() throws Exception {
+        conformsTo(ContractCase.STALE_MASTER_NOT_FOLLOWED);
+        ReplicationNode a = node("a", 1, true);
+        ReplicationNode b = node("b", 2, true);
+        a.becomeMaster(1);
+        b.becomeReplica(1, a);
+        long common = writeMany(a, 50);
+        awaitCaughtUp(a, b);
+        // b is elected for epoch 3 and writes; a never hears of it and serves epoch 2.
+        b.becomeMaster(3);
+        long bEnd = writeMany(b, 30);
+        a.becomeMaster(2);
+        writeMany(a, 60);
+        int appends = b.log().appendOffsets().size();
+        b.becomeReplica(3, a);
+        Thread.sleep(NEVER_MILLIS);
+        assertThat(b.log().maxOffset()).as("b keeps what it wrote in epoch 3").isEqualTo(bEnd);
+        assertThat(b.log().appendOffsets()).as("b takes nothing from a stale master").hasSize(appends);
+        assertThat(b.log().truncations()).isEmpty();
+        assertThat(b.log().epochs()).containsExactly(new EpochEntry(1, 0), new EpochEntry(3, common));
     }
 
     @ParameterizedTest(name = "epochs={0}")
