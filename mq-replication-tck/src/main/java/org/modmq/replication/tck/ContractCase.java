@@ -22,6 +22,8 @@ public enum ContractCase {
     RECONNECT_AFTER_MASTER_RESTART,
     /** close() is idempotent and frees the HA port at once. */
     CLOSE_RELEASES_PORT,
+    /** start() on a port already taken fails with an UncheckedIOException naming the address. */
+    TAKEN_PORT_FAILS_START,
     /** Garbage on the master's HA port leaves the master serving its real replicas. */
     GARBAGE_INPUT_LEAVES_MASTER_SERVING,
     /** A master address that is not host:port is refused with a ConfigException. */

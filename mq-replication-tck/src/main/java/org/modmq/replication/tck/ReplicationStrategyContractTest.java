@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
 import java.util.Random;
@@ -34,9 +37,9 @@ import org.modmq.testkit.process.FreePort;
  * <p>Inherited from {@link CatchUpContract}: catch-up from empty and from behind, progress reports, and the
  * replicated future. Here: role swaps with a new epoch that cut a diverged tail back to the epoch's start,
  * a replica of a newer epoch refusing a stale master, reconnection to a restarted master, close() freeing
- * the port, garbage on the HA port, and a malformed master address. Override {@link #settings()} for the
- * strategy's own keys (short redial delays make the reconnect case quicker) and {@link #deviations()} to
- * declare a case the strategy knowingly fails.
+ * the port, start() on a taken port, garbage on the HA port, and a malformed master address. Override
+ * {@link #settings()} for the strategy's own keys (short redial delays make the reconnect case quicker)
+ * and {@link #deviations()} to declare a case the strategy knowingly fails.
  */
 @Timeout(120)
 public abstract class ReplicationStrategyContractTest extends CatchUpContract {
@@ -141,6 +144,18 @@ public abstract class ReplicationStrategyContractTest extends CatchUpContract {
         replicaAgain.becomeReplica(1, again);
         writeMany(again, 20);
         awaitCaughtUp(again, replicaAgain);
+    }
+
+    @Test
+    void startOnATakenPortFailsNamingTheAddress() throws Exception {
+        conformsTo(ContractCase.TAKEN_PORT_FAILS_START);
+        int port = FreePort.pick();
+        try (ServerSocket taken = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(taken.isBound()).isTrue();
+            ReplicationNode node = create("a", 1, true, port);
+            assertThatThrownBy(node::start).isInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining(String.valueOf(port));
+        }
     }
 
     @Test
