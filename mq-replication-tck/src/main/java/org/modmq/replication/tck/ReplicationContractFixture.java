@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -185,7 +186,7 @@ public abstract class ReplicationContractFixture {
     }
 
     /** Polls {@code condition} until it holds, at most {@link #WAIT}. */
-    protected static void await(String what, java.util.function.BooleanSupplier condition) {
+    protected static void await(String what, BooleanSupplier condition) {
         Await.until(what, WAIT, condition);
     }
 }
