@@ -27,9 +27,10 @@ final class ModmqClasses {
         return classes;
     }
 
-    // The TCK is test code that lives in main; production rules do not apply to it.
+    // The conformance kits are test code that lives in main; production rules do not apply to them.
     private static boolean notTestKit(Location location) {
         return !location.contains("org/modmq/store/tck") && !location.contains("mq-store-tck")
+                && !location.contains("org/modmq/replication/tck") && !location.contains("mq-replication-tck")
                 && !location.contains("/test-classes/");
     }
 }

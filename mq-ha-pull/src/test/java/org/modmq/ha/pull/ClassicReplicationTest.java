@@ -91,47 +91,6 @@ class ClassicReplicationTest {
     }
 
     @Test
-    void restartedReplicaCatchesUp() throws Exception {
-        try (HaNode master = master()) {
-            long first;
-            try (HaNode replica = replicaOf(master)) {
-                await("the replica to connect", () -> replica.strategy.followerState() == MasterFollower.State.CONNECTED);
-                first = putMany(master.store, "a-", 1_500, 1_000);
-                await("the replica to hold half a segment", () -> replica.store.getCommitLogMaxOffset() > SEGMENT / 2);
-            }
-            long end = putMany(master.store, "b-", 1_500, 1_000);
-            assertThat(end).isGreaterThan(first);
-            try (HaNode replica = replicaOf(master)) {
-                assertThat(replica.store.getCommitLogMaxOffset()).isGreaterThan(0).isLessThan(end);
-                await("the restarted replica to reach " + end, () -> caughtUp(master.store, replica.store, end));
-                assertSameLog(master.store, replica.store, 0);
-                assertSameQueues(master.store, replica.store);
-            }
-        }
-    }
-
-    @Test
-    void replicaRedialsARestartedMaster() throws Exception {
-        HaNode first = master();
-        String address = first.haAddress();
-        int port = first.strategy.listenAddress().getPort();
-        try (HaNode replica = replicaOf(first)) {
-            long end1 = putMany(first.store, "a-", 200, 500);
-            await("the replica to reach " + end1, () -> replica.store.getCommitLogMaxOffset() == end1);
-            first.close();
-            await("the replica to notice", () -> replica.strategy.followerState() != MasterFollower.State.CONNECTED);
-            try (HaNode second = HaNode.open(dir.resolve("master"),
-                    classicMaster("ASYNC_MASTER").with("haListenPort", String.valueOf(port)), scheduler)) {
-                assertThat(second.haAddress()).isEqualTo(address);
-                long end2 = putMany(second.store, "b-", 200, 500);
-                await("the replica to reach " + end2 + " from the restarted master",
-                        () -> replica.store.getCommitLogMaxOffset() == end2);
-                assertSameLog(second.store, replica.store, 0);
-            }
-        }
-    }
-
-    @Test
     void aSlaveThatStopsReadingHoldsBackNobody() throws Exception {
         try (HaNode master = master(); Socket stuck = new Socket()) {
             stuck.setReceiveBufferSize(4096);

@@ -37,39 +37,6 @@ class EpochReplicationTest {
     }
 
     @Test
-    void anOldMastersDivergedTailIsCutToTheConsistentPointThenTheLogsAreIdentical() throws Exception {
-        try (Node a = node("a", 1); Node b = node("b", 2)) {
-            a.store().becomeMaster(1, 1);
-            b.store().becomeReplica(1, a.haAddress(), 2);
-            burst(a.store(), 100, 500, "shared");
-            awaitCaughtUp(a, b);
-            long shared = a.store().getCommitLogMaxOffset();
-
-            b.store().becomeReplica(1, null, 2);
-            await(() -> a.store().replicas().isEmpty(), WAIT, "b to stop following");
-            long aEnd = burst(a.store(), 50, 500, "only-a");
-            assertThat(aEnd).isGreaterThan(shared);
-
-            a.store().becomeReplica(2, null, 1);
-            b.store().becomeMaster(2, 2);
-            long bEnd = burst(b.store(), 70, 400, "only-b");
-            assertThat(b.store().epochs()).containsExactly(new EpochEntry(1, 0), new EpochEntry(2, shared));
-            assertThat(bEnd).isNotEqualTo(aEnd);
-
-            a.store().becomeReplica(2, b.haAddress(), 1);
-            awaitCaughtUp(b, a);
-            assertSameLogsAndQueues(b, a);
-            assertThat(a.store().epochs()).containsExactly(new EpochEntry(1, 0), new EpochEntry(2, shared));
-            for (int queue = 0; queue < 4; queue++) {
-                int id = queue;
-                await(() -> a.store().getMaxOffsetInQueue("Topic" + (id % 2), id)
-                        == b.store().getMaxOffsetInQueue("Topic" + (id % 2), id), WAIT, "queue " + id);
-            }
-            await(() -> a.store().getConfirmOffset() == bEnd, WAIT, "a's confirm offset to reach " + bEnd);
-        }
-    }
-
-    @Test
     void replicasCatchUpAcrossSeveralEpochs() throws Exception {
         try (Node a = node("a", 1); Node b = node("b", 2); Node c = node("c", 3)) {
             a.store().becomeMaster(1, 1);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.modmq.ha.push.HaFixture.WAIT;
 import static org.modmq.ha.push.HaFixture.await;
 
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -45,24 +44,5 @@ class PushReplicationStrategyTest {
             assertThat(master.store().replicas()).as("the master still serves").hasSize(1);
             assertThatThrownBy(() -> master.strategy().start()).isInstanceOf(IllegalStateException.class);
         }
-    }
-
-    @Test
-    void aTakenPortFailsTheStartNamingTheAddress() throws Exception {
-        try (Node first = fixture.open(root.resolve("first"), "brokerRole", "ASYNC_MASTER")) {
-            int port = first.haSocket().getPort();
-            assertThatThrownBy(() -> fixture.open(root.resolve("second"), "brokerRole", "ASYNC_MASTER",
-                    "haListenPort", String.valueOf(port)))
-                    .isInstanceOf(UncheckedIOException.class).hasMessageContaining(String.valueOf(port));
-        }
-    }
-
-    @Test
-    void closeIsIdempotent() throws Exception {
-        Node node = fixture.open(root.resolve("node"), "brokerRole", "ASYNC_MASTER");
-        node.close();
-        node.strategy().close();
-        node.strategy().close();
-        assertThat(node.strategy().followerState()).isEqualTo(MasterFollower.State.CLOSED);
     }
 }

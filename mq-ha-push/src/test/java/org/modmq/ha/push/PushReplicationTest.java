@@ -73,47 +73,6 @@ class PushReplicationTest {
     }
 
     @Test
-    void restartedReplicaCatchesUp() throws Exception {
-        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "ASYNC_MASTER")) {
-            long firstEnd;
-            try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE",
-                    "haMasterAddress", master.haAddress())) {
-                await(() -> master.store().replicas().size() == 1, WAIT, "replica to connect");
-                assertThat(replica.store().role().master()).isFalse();
-                firstEnd = burst(master.store(), 800, 2000, "first");
-                // closed while the burst may still be streaming: the replica holds some prefix
-            }
-            await(() -> master.store().replicas().isEmpty(), WAIT, "master to notice the replica left");
-            long end = burst(master.store(), 700, 2000, "second");
-            assertThat(end).isGreaterThan(firstEnd);
-            try (Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE",
-                    "haMasterAddress", master.haAddress())) {
-                // What it reopened with (its follower may already be catching up by now).
-                assertThat(replica.store().recoveryReport().commitLogEnd()).isLessThanOrEqualTo(firstEnd);
-                awaitCaughtUp(master, replica);
-                assertSameLogsAndQueues(master, replica);
-            }
-        }
-    }
-
-    @Test
-    void replicaFollowsTheAddressItIsToldAndStopsWhenToldNobody() throws Exception {
-        try (Node master = fixture.open(root.resolve("master"), "brokerRole", "ASYNC_MASTER");
-             Node replica = fixture.open(root.resolve("replica"), "brokerRole", "SLAVE", "brokerId", "1")) {
-            assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.IDLE);
-            assertThat(burst(master.store(), 50, 300, "before")).isPositive();
-            replica.store().becomeReplica(0, master.haAddress(), 1);
-            awaitCaughtUp(master, replica);
-            burst(master.store(), 50, 300, "after");
-            awaitCaughtUp(master, replica);
-            replica.store().becomeReplica(0, null, 1);
-            await(() -> master.store().replicas().isEmpty(), WAIT, "replica to stop following");
-            assertThat(replica.strategy().followerState()).isEqualTo(MasterFollower.State.IDLE);
-            assertSameLogsAndQueues(master, replica);
-        }
-    }
-
-    @Test
     void replicaReconnectsToARestartedMaster() throws Exception {
         Path masterRoot = root.resolve("master");
         int port;
