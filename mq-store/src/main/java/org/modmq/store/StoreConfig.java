@@ -70,8 +70,16 @@ public record StoreConfig(Path rootDir, Path commitLogDir, int commitLogSegmentS
                 values.intValue("maxMessageSize", 4 * 1024 * 1024), values.string("flushDiskType", "ASYNC_FLUSH"),
                 values.string("storeBackend", "mmap"), values.intValue("fileReservedTime", 72), hours,
                 values.intValue("diskMaxUsedSpaceRatio", 75), values.intValue("diskSpaceCleanForciblyRatio", 85),
-                values.doubleValue("diskSpaceWarningLevelRatio", 0.90),
+                fraction(values.doubleValue("diskSpaceWarningLevelRatio", 0.90)),
                 values.intValue("maxHashSlotNum", 5_000_000), values.intValue("maxIndexNum", 20_000_000),
                 DelayLevels.parse(values.string(DelayLevels.KEY, DelayLevels.DEFAULT)), values);
+    }
+
+    /**
+     * A ratio written either as a fraction (modmq's and RocketMQ 4's {@code 0.90}) or as a percent
+     * (RocketMQ 5's {@code broker.conf} writes {@code diskSpaceWarningLevelRatio=90}): above 1 it is a percent.
+     */
+    public static double fraction(double ratio) {
+        return ratio > 1 ? ratio / 100 : ratio;
     }
 }

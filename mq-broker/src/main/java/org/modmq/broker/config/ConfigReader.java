@@ -13,6 +13,7 @@ import java.util.List;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigKey;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.store.StoreConfig;
 
 /**
  * Typed reads over one configuration source that remember which keys were read and the effective
@@ -94,6 +95,28 @@ final class ConfigReader {
             }
             if (!(value >= min && value <= max)) {
                 throw bad(key, raw.get(), "a number in [" + min + ", " + max + "]");
+            }
+        }
+        remember(key, Double.toString(value));
+        return value;
+    }
+
+    /** A ratio in [min, max] written as a fraction or, above 1, as a percent ({@code StoreConfig.fraction}). */
+    double ratioIn(String key, double defaultValue, double min, double max) {
+        declare(() -> new ConfigKey(key, ConfigKey.ValueType.DOUBLE, Double.toString(defaultValue), "", 0, 0,
+                List.of()));
+        Optional<String> raw = raw(key);
+        double value = defaultValue;
+        if (raw.isPresent()) {
+            String expected = "a fraction in [" + min + ", " + max + "] or a percent in [" + Math.round(min * 100)
+                    + ", " + Math.round(max * 100) + "]";
+            try {
+                value = StoreConfig.fraction(Double.parseDouble(raw.get()));
+            } catch (NumberFormatException e) {
+                throw bad(key, raw.get(), expected);
+            }
+            if (!(value >= min && value <= max)) {
+                throw bad(key, raw.get(), expected);
             }
         }
         remember(key, Double.toString(value));

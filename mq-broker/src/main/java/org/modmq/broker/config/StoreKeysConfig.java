@@ -97,7 +97,8 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
         reader.longIn("flushIntervalConsumeQueue", 1_000, 1, 600_000);
         // RocketMQ's format: a percent; it clamps the value to [30, 85], modmq refuses what it would clamp.
         reader.intIn("diskSpaceCleanForciblyRatio", 85, 30, 85);
-        reader.doubleIn("diskSpaceWarningLevelRatio", 0.90, 0.10, 0.99);
+        // A fraction (0.90), or a percent (90) as RocketMQ 5's broker.conf writes it.
+        reader.ratioIn("diskSpaceWarningLevelRatio", 0.90, 0.10, 0.99);
         reader.intIn("maxHashSlotNum", 5_000_000, 1, Integer.MAX_VALUE);
         reader.intIn("maxIndexNum", 20_000_000, 1, Integer.MAX_VALUE);
         reader.longIn("storeFaultProbeInterval", 500, 10, 60_000);

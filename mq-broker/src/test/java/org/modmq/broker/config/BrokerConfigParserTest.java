@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.BrokerRole;
 import org.modmq.api.config.ConfigException;
 import org.modmq.broker.runtime.PluginSelection;
+import org.modmq.store.StoreConfig;
 
 class BrokerConfigParserTest {
 
@@ -155,6 +156,18 @@ class BrokerConfigParserTest {
         assertBad("warmMapedFileEnable=maybe\n", "warmMapedFileEnable=maybe");
         assertBad("mmapChunkSize=0\n", "mmapChunkSize=0");
         assertBad("mmapIdleMappingBytes=-1\n", "mmapIdleMappingBytes=-1");
+    }
+
+    @Test
+    void takesTheWarningRatioAsAFractionOrAsRocketMq5sPercent() throws IOException {
+        for (String ratio : new String[] {"0.9", "90"}) {
+            BrokerConfig config = BrokerConfigParser.parse(write("diskSpaceWarningLevelRatio=" + ratio + "\n"));
+            assertThat(config.warnings()).isEmpty();
+            assertThat(config.toPropertiesText()).contains("diskSpaceWarningLevelRatio=0.9");
+            assertThat(StoreConfig.fraction(config.raw().doubleValue("diskSpaceWarningLevelRatio", 0))).isEqualTo(0.9);
+        }
+        assertBad("diskSpaceWarningLevelRatio=100\n", "diskSpaceWarningLevelRatio=100", "[10, 99]");
+        assertBad("diskSpaceWarningLevelRatio=0.05\n", "diskSpaceWarningLevelRatio=0.05", "[0.1, 0.99]");
     }
 
     @Test
