@@ -1,6 +1,7 @@
 package org.modmq.fuzz;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +39,9 @@ public final class FuzzRun {
     private static final Set<Integer> STORING_CODES = Set.of(0, 10, 11, 12);
     private static final int SUCCESS = 0;
     private static final int HEX_SHOWN = 256;
+    /** The {@code wanted} of a wait for the pending answers; no request or probe has this opaque. */
+    private static final int SETTLE = Integer.MIN_VALUE + 1;
+    private static final long SETTLE_MILLIS = 500;
     /** How a server describes an exception it did not expect (modmq and RocketMQ: the class's simple name). */
     private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
             "^[A-Z][A-Za-z0-9$]*(Exception|Error)(: .*)?$", java.util.regex.Pattern.DOTALL);
@@ -51,6 +55,8 @@ public final class FuzzRun {
     /** Probes count in a range of their own: a spoiled frame's opaque one bit off never names a probe. */
     private int probeOpaque = 0xA5000000;
     private boolean unsettled;
+    /** Requests on the open connection whose answer has not arrived yet (their processing may still store). */
+    private final Set<Integer> pending = new HashSet<>();
     private final Set<String> garbageSeen = new HashSet<>();
     private FuzzRequest lastRequest;
     private byte[] lastBytes = new byte[0];
@@ -182,6 +188,8 @@ public final class FuzzRun {
         } else {
             report.unanswered();
             unsettled = true;
+            // The probe may run on another executor and overtake it: its answer (and store) may come later.
+            pending.add(request.opaque());
         }
         if (received instanceof Answered probe) {
             checkProbe(trial, TrialKind.MUTATED, probe.reply(), request, plan.bytes());
@@ -307,11 +315,30 @@ public final class FuzzRun {
 
     /** The stored state before a trial, or null when an earlier request may still be in flight. */
     private Object snapshot() {
+        settle();
         if (unsettled) {
             unsettled = false;
             return null;
         }
         return target.storedState().get();
+    }
+
+    /**
+     * Waits, at most {@link #SETTLE_MILLIS}, for the answers still pending on the connection, so that a
+     * request processed after the trial that sent it does not change the state under a later trial's check.
+     * What is still pending then is given up (the next check is skipped).
+     */
+    private void settle() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        if (connection != null) {
+            awaitReply(SETTLE, new HashMap<>(), Duration.ofMillis(SETTLE_MILLIS));
+        }
+        if (!pending.isEmpty()) {
+            pending.clear();
+            unsettled = true;
+        }
     }
 
     /** How waiting for one answer ended. */
@@ -344,7 +371,12 @@ public final class FuzzRun {
      * {@code seen}. Requests the server sends (notifications) are skipped.
      */
     private Wait awaitReply(int wanted, Map<Integer, Reply> seen) {
-        long deadline = System.nanoTime() + budget.answerTimeout().toNanos();
+        return awaitReply(wanted, seen, budget.answerTimeout());
+    }
+
+    /** As above; {@link #SETTLE} as {@code wanted} returns once no answer is {@link #pending}. */
+    private Wait awaitReply(int wanted, Map<Integer, Reply> seen, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Received received = connection == null ? new Closed("no connection") : connection.read(deadline);
             if (received instanceof Closed closed) {
@@ -364,7 +396,8 @@ public final class FuzzRun {
                 continue;
             }
             seen.put(reply.opaque(), reply);
-            if (reply.opaque() == wanted) {
+            pending.remove(reply.opaque());
+            if (reply.opaque() == wanted || (wanted == SETTLE && pending.isEmpty())) {
                 return new Answered(reply);
             }
         }
@@ -394,6 +427,7 @@ public final class FuzzRun {
             connection.close();
             connection = null;
             unsettled = true;
+            pending.clear();
         }
     }
 
