@@ -100,11 +100,12 @@ class RpcObserverTest {
         metrics.answered(RequestCode.SEND_MESSAGE_V2, ResponseCode.SUCCESS, RpcObserver.Result.SUCCESS, true, 2_000_000);
         metrics.answered(RequestCode.PULL_MESSAGE, ResponseCode.PULL_NOT_FOUND, RpcObserver.Result.SUCCESS, true, 1);
         metrics.answered(4_321, 777, RpcObserver.Result.WRITE_CHANNEL_FAILED, false, 1);
+        metrics.answered(4_322, 777, RpcObserver.Result.WRITE_CHANNEL_FAILED, false, 1);
         metrics.answered(RequestCode.HEART_BEAT, ResponseCode.SUCCESS, RpcObserver.Result.ONEWAY, false, 1);
         assertThat(observed).containsOnlyKeys(
                 List.of("remoting", "send_message_v2", "success", "false", "success"),
                 List.of("remoting", "pull_message", "pull_not_found", "true", "success"),
-                List.of("remoting", "4321", "777", "false", "write_channel_failed"),
+                List.of("remoting", "unknown", "777", "false", "write_channel_failed"),
                 List.of("remoting", "heart_beat", "success", "false", "oneway"));
     }
 
