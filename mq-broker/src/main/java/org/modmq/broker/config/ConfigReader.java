@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.DoubleUnaryOperator;
 import java.util.List;
 import org.modmq.api.config.ConfigException;
 import org.modmq.api.config.ConfigKey;
@@ -83,35 +84,26 @@ final class ConfigReader {
     }
 
     double doubleIn(String key, double defaultValue, double min, double max) {
-        declare(() -> new ConfigKey(key, ConfigKey.ValueType.DOUBLE, Double.toString(defaultValue), "", 0, 0,
-                List.of()));
-        Optional<String> raw = raw(key);
-        double value = defaultValue;
-        if (raw.isPresent()) {
-            try {
-                value = Double.parseDouble(raw.get());
-            } catch (NumberFormatException e) {
-                throw bad(key, raw.get(), "a number in [" + min + ", " + max + "]");
-            }
-            if (!(value >= min && value <= max)) {
-                throw bad(key, raw.get(), "a number in [" + min + ", " + max + "]");
-            }
-        }
-        remember(key, Double.toString(value));
-        return value;
+        return doubleIn(key, defaultValue, min, max, DoubleUnaryOperator.identity(),
+                "a number in [" + min + ", " + max + "]");
     }
 
     /** A ratio in [min, max] written as a fraction or, above 1, as a percent ({@code StoreConfig.fraction}). */
     double ratioIn(String key, double defaultValue, double min, double max) {
+        return doubleIn(key, defaultValue, min, max, StoreConfig::fraction, "a fraction in [" + min + ", " + max
+                + "] or a percent in [" + Math.round(min * 100) + ", " + Math.round(max * 100) + "]");
+    }
+
+    /** A number, read through {@code normalize}, then checked against [min, max]. */
+    private double doubleIn(String key, double defaultValue, double min, double max, DoubleUnaryOperator normalize,
+                            String expected) {
         declare(() -> new ConfigKey(key, ConfigKey.ValueType.DOUBLE, Double.toString(defaultValue), "", 0, 0,
                 List.of()));
         Optional<String> raw = raw(key);
         double value = defaultValue;
         if (raw.isPresent()) {
-            String expected = "a fraction in [" + min + ", " + max + "] or a percent in [" + Math.round(min * 100)
-                    + ", " + Math.round(max * 100) + "]";
             try {
-                value = StoreConfig.fraction(Double.parseDouble(raw.get()));
+                value = normalize.applyAsDouble(Double.parseDouble(raw.get()));
             } catch (NumberFormatException e) {
                 throw bad(key, raw.get(), expected);
             }

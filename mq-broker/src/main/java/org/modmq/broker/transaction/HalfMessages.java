@@ -28,15 +28,11 @@ final class HalfMessages {
      * before 4.6.1 sent back), as RocketMQ decides.
      */
     static boolean isPrepared(BrokerMessage message) {
-        // Most sends carry no TRAN_MSG at all: a scan of the string spares them a decoded map.
-        if (!message.properties().contains(TransactionKeys.TRAN_MSG + MessageProperties.NAME_VALUE_SEPARATOR)) {
+        // Read by a scan: every send asks, and a decoded map per message is measurable.
+        if (!Boolean.parseBoolean(MessageProperties.value(message.properties(), TransactionKeys.TRAN_MSG))) {
             return false;
         }
-        Map<String, String> properties = message.propertyMap();
-        if (!Boolean.parseBoolean(properties.get(TransactionKeys.TRAN_MSG))) {
-            return false;
-        }
-        String delay = properties.get(MessageProperties.DELAY);
+        String delay = MessageProperties.value(message.properties(), MessageProperties.DELAY);
         boolean delayed = delay != null && !delay.isEmpty() && !"0".equals(delay.trim());
         return !(message.reconsumeTimes() > 0 && delayed);
     }
