@@ -274,7 +274,22 @@ public final class ControllerRoleAgent implements AutoCloseable {
                 && view.syncStateSetEpoch() > syncStateSetEpoch && !view.syncStateSet().isEmpty()) {
             syncStateSetEpoch = view.syncStateSetEpoch();
             store.applySyncStateSet(view.syncStateSet());
+        } else if (view.masterEpoch() == masterEpoch && !store.role().master() && view.masterBrokerId() != brokerId
+                && !view.masterAddress().equals(masterAddress)) {
+            moveToMasterAddress(view, source);
         }
+    }
+
+    /**
+     * Same master, same epoch, another address: the master restarted on another port or host and
+     * registered it. The address this replica learned earlier (perhaps before that registration) is dead.
+     */
+    private void moveToMasterAddress(ReplicaView view, String source) {
+        LOG.info("broker {} id {}: master {} of epoch {} moved from {} to {} (from the {})", brokerName, brokerId,
+                view.masterBrokerId(), masterEpoch, masterAddress, view.masterAddress(), source);
+        masterAddress = view.masterAddress();
+        hooks.becameReplica(masterEpoch, brokerId, masterAddress);
+        follow(masterEpoch, masterAddress);
     }
 
     private boolean rolesMatch(ReplicaView view) {
