@@ -59,6 +59,11 @@ public record ControllerContext(EventLog log, BrokerLiveness liveness, LeaderGat
         return liveness.isActive(new BrokerKey(set.clusterName(), set.brokerName(), brokerId));
     }
 
+    /** @return the longest heartbeat timeout replica {@code brokerId} of {@code set} named to this peer */
+    public java.util.OptionalLong declaredTimeout(BrokerSetState set, long brokerId) {
+        return liveness.declaredTimeout(new BrokerKey(set.clusterName(), set.brokerName(), brokerId));
+    }
+
     /** @return what this peer last heard from replica {@code brokerId} of {@code set} */
     public Optional<org.modmq.controller.liveness.LiveBroker> live(BrokerSetState set, long brokerId) {
         return liveness.get(new BrokerKey(set.clusterName(), set.brokerName(), brokerId));

@@ -3,6 +3,7 @@ package org.modmq.controller.core;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,10 +94,11 @@ public final class InactiveMasterAgent {
                 return false;
             }
             LiveBroker last = context.liveness().get(key).orElse(null);
-            if (leaseRule.leaseEnded(last, leadership.leaderSinceMillis(), now)) {
+            OptionalLong declared = context.liveness().declaredTimeout(key);
+            if (leaseRule.leaseEnded(last, declared, leadership.leaderSinceMillis(), now)) {
                 return true;
             }
-            long end = leaseRule.endOfLease(last, leadership.leaderSinceMillis());
+            long end = leaseRule.endOfLease(last, declared, leadership.leaderSinceMillis());
             if (deferredUntil.put(set.brokerName(), end) == null) {
                 LOG.info("master {} of broker set {} is inactive; its lease may last {} ms more, election deferred",
                         master, set.brokerName(), end - now);

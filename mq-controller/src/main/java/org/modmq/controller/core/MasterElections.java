@@ -164,7 +164,8 @@ public final class MasterElections {
             return false;
         }
         Leadership leadership = context.log().leadership();
-        return !leaseRule.leaseEnded(context.live(set, master).orElse(null), leadership.leaderSinceMillis(),
+        return !leaseRule.leaseEnded(context.live(set, master).orElse(null), context.declaredTimeout(set, master),
+                leadership.leaderSinceMillis(),
                 context.liveness().now());
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BrokerLiveness {
 
     private final Map<BrokerKey, LiveBroker> table = new ConcurrentHashMap<>();
+    /** The longest heartbeat timeout each broker ever named here; kept after its connection closes. */
+    private final Map<BrokerKey, Long> declaredTimeouts = new ConcurrentHashMap<>();
     private final Ticker ticker;
 
     /** @param ticker the monotonic clock heartbeats are stamped with */
@@ -38,6 +41,7 @@ public final class BrokerLiveness {
     public boolean onHeartbeat(Heartbeat heartbeat, Object channel) {
         Objects.requireNonNull(heartbeat, "heartbeat");
         long now = ticker.millis();
+        declaredTimeouts.merge(heartbeat.key(), heartbeat.heartbeatTimeoutMillis(), Math::max);
         boolean[] wasInactive = {false};
         table.compute(heartbeat.key(), (key, prev) -> {
             wasInactive[0] = prev == null || !prev.activeAt(now);
@@ -75,6 +79,15 @@ public final class BrokerLiveness {
     /** @return what was last heard from {@code key}, if anything (active or not) */
     public Optional<LiveBroker> get(BrokerKey key) {
         return Optional.ofNullable(table.get(key));
+    }
+
+    /**
+     * @return the longest heartbeat timeout {@code key} named in a heartbeat to this peer, also after its
+     *     connection closed or it expired; empty when this peer never heard from it
+     */
+    public OptionalLong declaredTimeout(BrokerKey key) {
+        Long timeout = declaredTimeouts.get(key);
+        return timeout == null ? OptionalLong.empty() : OptionalLong.of(timeout);
     }
 
     /** @return how many brokers of each broker set are active now, keyed by [cluster name, broker name] */

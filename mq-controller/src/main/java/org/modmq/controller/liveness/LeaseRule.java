@@ -1,5 +1,7 @@
 package org.modmq.controller.liveness;
 
+import java.util.OptionalLong;
+
 /**
  * When the controller leader may treat a master as gone and elect another one.
  *
@@ -15,8 +17,10 @@ package org.modmq.controller.liveness;
  *     election timeout max of losing its majority, and the last lease it granted ends one timeout
  *     later.</li>
  * </ol>
- * For a master this peer never heard from, the timeout is {@code defaultHeartbeatTimeoutMillis}.
- * Stateless and thread-safe.
+ * The timeout of the second rule is the longest one the master named in a heartbeat to this peer
+ * (brokers send their heartbeats to every peer, so a follower hears the timeout the leader granted
+ * leases for), also after its connection closed; for a master this peer never heard from it is
+ * {@code defaultHeartbeatTimeoutMillis}. Stateless and thread-safe.
  */
 public final class LeaseRule {
 
@@ -37,21 +41,23 @@ public final class LeaseRule {
     }
 
     /**
-     * @param master           what this peer last heard from the master, or null (never, or its connection closed)
+     * @param master            what this peer last heard from the master, or null (never, or its connection closed)
+     * @param declaredTimeout   the longest timeout the master ever named to this peer, empty when never heard
      * @param leaderSinceMillis {@link Ticker} reading when this peer became leader
-     * @param nowMillis        the current reading
+     * @param nowMillis         the current reading
      * @return whether the master's lease has certainly ended
      */
-    public boolean leaseEnded(LiveBroker master, long leaderSinceMillis, long nowMillis) {
-        return nowMillis >= endOfLease(master, leaderSinceMillis);
+    public boolean leaseEnded(LiveBroker master, OptionalLong declaredTimeout, long leaderSinceMillis, long nowMillis) {
+        return nowMillis >= endOfLease(master, declaredTimeout, leaderSinceMillis);
     }
 
     /**
      * @return the earliest {@link Ticker} reading at which {@link #leaseEnded} can hold without a new
      *     heartbeat: the later of the end of the leader's own window and the master's timeout
      */
-    public long endOfLease(LiveBroker master, long leaderSinceMillis) {
-        long timeout = master == null ? defaultHeartbeatTimeoutMillis : master.heartbeatTimeoutMillis();
+    public long endOfLease(LiveBroker master, OptionalLong declaredTimeout, long leaderSinceMillis) {
+        long timeout = master != null ? Math.max(master.heartbeatTimeoutMillis(), declaredTimeout.orElse(0))
+                : declaredTimeout.orElse(defaultHeartbeatTimeoutMillis);
         long leaderWindowEnd = leaderSinceMillis + timeout + electionTimeoutMaxMillis;
         long silenceEnd = master == null ? Long.MIN_VALUE : master.lastHeartbeatMillis() + master.heartbeatTimeoutMillis() + 1;
         return Math.max(leaderWindowEnd, silenceEnd);

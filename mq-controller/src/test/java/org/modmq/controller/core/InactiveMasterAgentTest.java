@@ -28,6 +28,8 @@ class InactiveMasterAgentTest {
     private static final String NAME = "broker-a";
     private static final long DEFAULT_TIMEOUT = 2000;
     private static final long ELECTION_MAX = 300;
+    /** What {@link #beat} names. */
+    private static final long MASTER_TIMEOUT = 1000;
 
     private final ManualClock clock = new ManualClock(1_000_000);
     private final MemoryEventLog log = new MemoryEventLog();
@@ -57,7 +59,7 @@ class InactiveMasterAgentTest {
     }
 
     private void beat(long brokerId, Object channel) {
-        liveness.onHeartbeat(new Heartbeat(new BrokerKey("c", NAME, brokerId), "127.0.0.1:1", 1, 100, 100, 1000, 0), channel);
+        liveness.onHeartbeat(new Heartbeat(new BrokerKey("c", NAME, brokerId), "127.0.0.1:1", 1, 100, 100, MASTER_TIMEOUT, 0), channel);
     }
 
     private BrokerSetState set() {
@@ -79,15 +81,27 @@ class InactiveMasterAgentTest {
     }
 
     @Test
-    void aFreshLeaderWaitsOneTimeoutPlusTheElectionTimeoutMaxEvenAfterAClose() {
+    void aFreshLeaderWaitsTheMastersOwnTimeoutPlusTheElectionTimeoutMaxEvenAfterAClose() {
         leaderSince(clock.millis());
         beat(1, masterChannel);
         beat(2, replicaChannel);
         liveness.onChannelClosed(masterChannel);
-        clock.advance(Duration.ofMillis(DEFAULT_TIMEOUT + ELECTION_MAX - 1));
+        clock.advance(Duration.ofMillis(MASTER_TIMEOUT + ELECTION_MAX - 1));
         beat(2, replicaChannel);
         assertThat(agent.doWork()).isZero();
         assertThat(set().masterBrokerId()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(agent.doWork()).isEqualTo(1);
+        assertThat(set().masterBrokerId()).isEqualTo(2);
+    }
+
+    @Test
+    void aFreshLeaderThatNeverHeardTheMasterWaitsTheDefaultTimeoutPlusTheElectionTimeoutMax() {
+        leaderSince(clock.millis());
+        beat(2, replicaChannel);
+        clock.advance(Duration.ofMillis(DEFAULT_TIMEOUT + ELECTION_MAX - 1));
+        beat(2, replicaChannel);
+        assertThat(agent.doWork()).isZero();
         clock.advance(Duration.ofMillis(1));
         assertThat(agent.doWork()).isEqualTo(1);
         assertThat(set().masterBrokerId()).isEqualTo(2);

@@ -56,4 +56,17 @@ class BrokerLivenessTest {
         assertThat(liveness.expire(1000)).isEqualTo(1);
         assertThat(liveness.get(key)).isEmpty();
     }
+
+    @Test
+    void theLongestDeclaredTimeoutOutlivesTheConnectionAndExpiry() {
+        Object channel = new Object();
+        assertThat(liveness.declaredTimeout(key)).isEmpty();
+        liveness.onHeartbeat(new Heartbeat(key, "127.0.0.1:1", 1, 1, 1, 3000, 3), channel);
+        liveness.onHeartbeat(beat(1, 2), channel);
+        liveness.onChannelClosed(channel);
+        clock.advance(Duration.ofMillis(10_000));
+        liveness.expire(0);
+        assertThat(liveness.get(key)).isEmpty();
+        assertThat(liveness.declaredTimeout(key)).hasValue(3000);
+    }
 }
