@@ -61,11 +61,18 @@ trap 'exit 130' INT TERM
 free_ports() { # n: n ports P, each with P-2 .. P+2 free on 127.0.0.1 and 5 apart from the others
     python3 - "$1" <<'EOF'
 import random, socket, sys
+# Below the kernel's ephemeral range: a port from it can be handed to an outgoing connection before
+# the process that was meant to bind it gets there.
+try:
+    top = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0]) - 10
+except (OSError, ValueError, IndexError):
+    top = 30000
+top = max(top, 10100)
 want, out = int(sys.argv[1]), []
 for _ in range(2000):
     if len(out) == want:
         break
-    base = random.randint(20000, 60000)
+    base = random.randint(10000, top)
     if any(abs(base - o) < 5 for o in out):
         continue
     socks = []

@@ -79,8 +79,15 @@ forget_pid() { local p; local keep=(); for p in "${PIDS[@]:-}"; do [ "$p" != "$1
 free_base_port() { # a port P with P-2 .. P+2 free on 127.0.0.1 (the broker also binds P+1 for HA)
     python3 - <<'EOF'
 import random, socket
+# Below the kernel's ephemeral range: a port from it can be handed to an outgoing connection before
+# the process that was meant to bind it gets there.
+try:
+    top = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0]) - 10
+except (OSError, ValueError, IndexError):
+    top = 30000
+top = max(top, 10100)
 for _ in range(200):
-    base = random.randint(20000, 60000)
+    base = random.randint(10000, top)
     socks = []
     try:
         for p in range(base - 2, base + 3):

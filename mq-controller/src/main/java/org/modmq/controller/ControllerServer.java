@@ -84,6 +84,8 @@ public final class ControllerServer implements AutoCloseable {
     private final ThreadPoolExecutor requestExecutor;
     private final ScheduledExecutorService scheduler;
     private final InactiveMasterAgent agent;
+    private final RoleChangeNotifier notifier;
+    private final ControllerContext context;
     private final MasterElections elections;
     private final AclService acl;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -121,6 +123,7 @@ public final class ControllerServer implements AutoCloseable {
                 config.writeTimeoutMills()), ticker, leaderId -> gate.refusal(
                         new org.modmq.controller.core.Leadership(false, false, false, leaderId, 0)));
         ControllerContext context = new ControllerContext(log, liveness, gate, new WriteSequencer(), settings);
+        this.context = context;
         this.client = new RemotingClient(RemotingClientConfig.defaults(), clientTls);
         if (config.acl().innerAccessKey().isPresent()) {
             // A broker with ACL on checks a role-change notice like an admin request.
@@ -129,9 +132,10 @@ public final class ControllerServer implements AutoCloseable {
         }
         RoleChangeNotifier notifier = new RoleChangeNotifier(settings,
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
-                client::invokeOneway);
+                client::invokeOneway, client::connect);
         ElectPolicy policy = new ElectPolicy();
         LeaseRule leaseRule = new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax());
+        this.notifier = notifier;
         this.elections = new MasterElections(context, policy, leaseRule, notifier);
         this.agent = new InactiveMasterAgent(context, elections, policy, leaseRule);
         ControllerPeer self = config.self();
@@ -194,6 +198,9 @@ public final class ControllerServer implements AutoCloseable {
         try {
             agent.doWork();
             liveness.expire(FORGET_AFTER_MILLIS);
+            if (agent.state() == InactiveMasterAgent.State.WATCHING) {
+                notifier.keepConnected(log.state().brokerSets().values(), context::alive);
+            }
             if (settings.scanNotActiveBrokerInterval() != scanInterval) {
                 synchronized (this) {
                     scan.cancel(false);

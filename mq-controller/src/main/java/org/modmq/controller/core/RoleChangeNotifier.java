@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import org.modmq.controller.state.BrokerSetState;
 import org.modmq.controller.body.SyncStateSet;
 import org.modmq.remoting.protocol.Json;
 import org.modmq.remoting.protocol.RemotingCommand;
@@ -17,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * one-way, header {@code NotifyBrokerRoleChangedRequestHeader} ({@code masterAddress},
  * {@code masterEpoch}, {@code syncStateSetEpoch}, {@code masterBrokerId}), body {@code SyncStateSet}.
  * Replicas that miss it learn the same from {@code CONTROLLER_GET_REPLICA_INFO}, which they poll.
- * Sent only while {@code notifyBrokerRoleChanged} is on. Thread-safe; never blocks.
+ * Sent only while {@code notifyBrokerRoleChanged} is on. The leader keeps a connection open to every
+ * live replica ({@link #keepConnected}), so that a notice after an election does not wait for a
+ * connect. Thread-safe; never blocks.
  */
 public final class RoleChangeNotifier implements Consumer<RoleChange> {
 
@@ -26,17 +30,54 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
     private final RuntimeSettings settings;
     private final BiPredicate<RoleChange, Long> alive;
     private final BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway;
+    private final Function<String, CompletableFuture<?>> connect;
+    /** Addresses whose last connect failed, and when: tried again only after a pause, not every scan. */
+    private final java.util.Map<String, Long> failedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final long RECONNECT_AFTER_FAILURE_NANOS = 5_000_000_000L;
 
     /**
      * @param settings whether to notify
      * @param alive    whether replica id of the change's broker set is alive
      * @param oneway   sends a one-way request to an address
+     * @param connect  opens (or returns the open) connection to an address
      */
     public RoleChangeNotifier(RuntimeSettings settings, BiPredicate<RoleChange, Long> alive,
-                              BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway) {
+                              BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway,
+                              Function<String, CompletableFuture<?>> connect) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.alive = Objects.requireNonNull(alive, "alive");
         this.oneway = Objects.requireNonNull(oneway, "oneway");
+        this.connect = Objects.requireNonNull(connect, "connect");
+    }
+
+    /**
+     * Opens a connection to each live replica of {@code sets} that has none (a cached one costs a map
+     * lookup); failures are left to the next call or to the notice itself.
+     *
+     * @param sets  the broker sets
+     * @param alive whether replica id of a set is alive
+     */
+    public void keepConnected(Iterable<BrokerSetState> sets, BiPredicate<BrokerSetState, Long> alive) {
+        if (!settings.notifyBrokerRoleChanged()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (BrokerSetState set : sets) {
+            set.replicas().forEach((id, replica) -> {
+                String address = replica.address();
+                Long failed = failedAt.get(address);
+                if (!alive.test(set, id) || failed != null && now - failed < RECONNECT_AFTER_FAILURE_NANOS) {
+                    return;
+                }
+                connect.apply(address).whenComplete((channel, error) -> {
+                    if (error != null) {
+                        failedAt.put(address, System.nanoTime());
+                    } else {
+                        failedAt.remove(address);
+                    }
+                });
+            });
+        }
     }
 
     @Override

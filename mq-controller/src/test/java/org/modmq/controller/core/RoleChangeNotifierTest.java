@@ -1,0 +1,56 @@
+package org.modmq.controller.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.modmq.controller.state.BrokerSetState;
+import org.modmq.controller.state.ControllerEvent;
+
+/** The leader's open connections to live replicas, which an election's notice then finds ready. */
+class RoleChangeNotifierTest {
+
+    private final MemoryEventLog log = new MemoryEventLog();
+    private final List<String> connects = new ArrayList<>();
+    private final Set<String> unreachable = new java.util.HashSet<>();
+
+    private RoleChangeNotifier notifier(boolean notify) {
+        return new RoleChangeNotifier(new RuntimeSettings(false, notify, 100, 3), (change, id) -> true,
+                (address, request) -> CompletableFuture.completedFuture(null),
+                address -> {
+                    connects.add(address);
+                    return unreachable.contains(address)
+                            ? CompletableFuture.failedFuture(new IllegalStateException("refused"))
+                            : CompletableFuture.completedFuture(address);
+                });
+    }
+
+    private Iterable<BrokerSetState> sets() {
+        return log.state().brokerSets().values();
+    }
+
+    @Test
+    void connectsToLiveReplicasOnlyAndPausesAfterAFailedConnect() {
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 1, "127.0.0.1:10911", "a;1"));
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 2, "127.0.0.1:10921", "b;2"));
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 3, "127.0.0.1:10931", "c;3"));
+        unreachable.add("127.0.0.1:10921");
+        RoleChangeNotifier notifier = notifier(true);
+
+        notifier.keepConnected(sets(), (set, id) -> id != 3);
+        assertThat(connects).containsExactlyInAnyOrder("127.0.0.1:10911", "127.0.0.1:10921");
+        connects.clear();
+        notifier.keepConnected(sets(), (set, id) -> id != 3);
+        assertThat(connects).as("the unreachable one waits before it is tried again").containsExactly("127.0.0.1:10911");
+    }
+
+    @Test
+    void opensNothingWhenNoticesAreOff() {
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 1, "127.0.0.1:10911", "a;1"));
+        notifier(false).keepConnected(sets(), (set, id) -> true);
+        assertThat(connects).isEmpty();
+    }
+}
