@@ -15,8 +15,9 @@
 # serve.
 #
 # Needs: the distribution and the bench jar built (mvn -B -pl mq-distribution,mq-bench -am package
-# -DskipTests), python3 (free ports), Linux. Only processes this script (or mq-bench) started are
-# signalled, by PID.
+# -DskipTests), python3 (free ports), Linux. Before the loop the broker is started and stopped once
+# cleanly (BENCH_PRIME=0 skips it), so that its class-data archive exists, as after any clean stop.
+# Only processes this script (or mq-bench) started are signalled, by PID.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -32,6 +33,7 @@ JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
 DIST=${MODMQ_DIST:-$( (ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null || true) | head -n 1)}
 DIST=${DIST%/}
 TIME_LIMIT=${BENCH_TIME_LIMIT:-3600}                # seconds per backend, hard bound
+PRIME=${BENCH_PRIME:-1}                             # 1: one clean start/stop first (records the CDS archive)
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -130,6 +132,15 @@ mappedFileSizeCommitLog=$SEGMENT
 autoCreateTopicEnable=true
 defaultTopicQueueNums=8
 EOF
+    if [ "$PRIME" = 1 ]; then
+        # One clean start and stop first: the launcher records its class-data archive only when a JVM
+        # exits cleanly, so without it every restart of a freshly built distribution would run without.
+        MODMQ_LOG_DIR="$dir/broker" JAVA_OPTS="-Duser.home=$dir/broker/home" \
+            "$DIST/bin/mqbroker" -c "$dir/broker/broker.conf" >"$dir/broker/prime.out" 2>&1 &
+        primepid=$!; PIDS+=("$primepid")
+        wait_port "$bport" 60 "$primepid" || die "broker did not start (log: $dir/broker/prime.out)"
+        stop_pid "$primepid"
+    fi
     log "$backend: name server $nsport, broker $bport, $CYCLES cycles"
     started=$(date +%s)
     set +e

@@ -70,6 +70,12 @@ final class ControllerCluster implements AutoCloseable {
      */
     static ControllerCluster start(Path workDir, String haStrategy, Map<String, String> brokerOverrides)
             throws Exception {
+        return start(workDir, haStrategy, brokerOverrides, null);
+    }
+
+    /** As {@link #start(Path, String, Map)}, each broker reaching the controllers through {@code links}. */
+    static ControllerCluster start(Path workDir, String haStrategy, Map<String, String> brokerOverrides,
+                                   ControllerLinks links) throws Exception {
         ControllerCluster cluster = new ControllerCluster(workDir);
         try {
             cluster.startControllersAndNamesrv();
@@ -78,7 +84,8 @@ final class ControllerCluster implements AutoCloseable {
                 Map<String, String> settings = new LinkedHashMap<>();
                 settings.put("brokerClusterName", CLUSTER);
                 settings.put("enableControllerMode", "true");
-                settings.put("controllerAddr", cluster.controllerAddr());
+                settings.put("controllerAddr", links == null ? cluster.controllerAddr()
+                        : links.addressesFor(i, cluster.controllerAddresses()));
                 settings.put("allAckInSyncStateSet", "true");
                 settings.put("haStrategy", haStrategy);
                 settings.put("autoCreateTopicEnable", "false");
@@ -86,6 +93,9 @@ final class ControllerCluster implements AutoCloseable {
                 Distribution.BrokerConf conf = cluster.distribution.brokerConf(Files.createDirectories(dir), "b" + i,
                         BROKER_SET, List.of(cluster.namesrv.address()), settings);
                 cluster.brokerConfs.put(conf.address(), conf);
+                if (links != null) {
+                    links.name(i, conf.address());
+                }
             }
             cluster.brokers.putAll(inParallel(cluster.brokerConfs, (address, conf) ->
                     () -> cluster.distribution.startBroker(conf.storeDir().getParent(), conf)));
@@ -264,7 +274,11 @@ final class ControllerCluster implements AutoCloseable {
 
     /** Every controller's remoting address, {@code ;}-separated (the brokers' {@code controllerAddr}). */
     String controllerAddr() {
-        return String.join(";", controllers.values().stream().map(ChildProcess::address).toList());
+        return String.join(";", controllerAddresses());
+    }
+
+    List<String> controllerAddresses() {
+        return controllers.values().stream().map(ChildProcess::address).toList();
     }
 
     /** The broker set's entries at the name server, broker id to address; empty while there are none. */
