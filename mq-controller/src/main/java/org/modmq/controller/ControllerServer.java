@@ -132,7 +132,9 @@ public final class ControllerServer implements AutoCloseable {
         }
         RoleChangeNotifier notifier = new RoleChangeNotifier(settings,
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
-                client::invokeOneway, client::connect);
+                client::invokeOneway, client::connect,
+                (change, id) -> liveness.noticeChannel(new BrokerKey(change.clusterName(), change.brokerName(), id))
+                        .map(RemotingChannel.class::cast));
         ElectPolicy policy = new ElectPolicy();
         LeaseRule leaseRule = new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax());
         this.notifier = notifier;
@@ -199,7 +201,9 @@ public final class ControllerServer implements AutoCloseable {
             agent.doWork();
             liveness.expire(FORGET_AFTER_MILLIS);
             if (agent.state() == InactiveMasterAgent.State.WATCHING) {
-                notifier.keepConnected(log.state().brokerSets().values(), context::alive);
+                // Brokers that take notices on their own connection need no second one.
+                notifier.keepConnected(log.state().brokerSets().values(), (set, id) -> context.alive(set, id)
+                        && liveness.noticeChannel(new BrokerKey(set.clusterName(), set.brokerName(), id)).isEmpty());
             }
             if (settings.scanNotActiveBrokerInterval() != scanInterval) {
                 synchronized (this) {

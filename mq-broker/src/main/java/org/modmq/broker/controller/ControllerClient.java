@@ -150,9 +150,17 @@ final class ControllerClient {
                 .putExtField("epoch", fields.epoch()).putExtField("maxOffset", fields.maxOffset())
                 .putExtField("confirmOffset", fields.confirmOffset())
                 .putExtField("heartbeatTimeoutMills", fields.heartbeatTimeoutMillis())
-                .putExtField("electionPriority", fields.electionPriority());
+                .putExtField("electionPriority", fields.electionPriority())
+                // (modmq) a modmq controller may push role changes on this connection (see ControllerMode).
+                .putExtField(NOTICE_ON_CONNECTION, true);
         return client.invoke(address, request, sendTimeout);
     }
+
+    /**
+     * Heartbeat field (modmq) saying that this broker takes NOTIFY_BROKER_ROLE_CHANGED on the connection its
+     * heartbeats come on; RocketMQ's controllers ignore it.
+     */
+    static final String NOTICE_ON_CONNECTION = "modmqNoticeOnConnection";
 
     /** The fields of one heartbeat. */
     record HeartbeatFields(String clusterName, String brokerAddr, String brokerName, long brokerId, int epoch,

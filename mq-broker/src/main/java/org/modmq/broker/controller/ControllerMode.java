@@ -13,6 +13,13 @@ import org.modmq.broker.registration.RegistrationTarget;
 import org.modmq.broker.runtime.AccessControl;
 import org.modmq.broker.runtime.AckGate;
 import org.modmq.remoting.netty.ClientTls;
+import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.remoting.netty.RequestProcessor;
+import org.modmq.remoting.protocol.RemotingCommand;
+import org.modmq.remoting.protocol.RequestCode;
+import org.modmq.remoting.protocol.ResponseCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.modmq.remoting.netty.RemotingClient;
 import org.modmq.remoting.netty.RemotingClientConfig;
 import org.modmq.store.MessageStore;
@@ -25,8 +32,11 @@ import org.modmq.store.MessageStore;
  */
 public final class ControllerMode implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerMode.class);
+
     private final BrokerConfig config;
     private final WriteLease lease;
+    private final ScheduledExecutorService scheduler;
     private volatile Supplier<Boolean> master = () -> false;
     private volatile ControllerRoleAgent agent;
     private volatile RemotingClient client;
@@ -34,6 +44,7 @@ public final class ControllerMode implements AutoCloseable {
 
     public ControllerMode(BrokerConfig config, ScheduledExecutorService scheduler) {
         this.config = Objects.requireNonNull(config, "config");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.lease = new WriteLease(System::nanoTime, config.controller().leaseMillis(), scheduler);
     }
 
@@ -51,6 +62,9 @@ public final class ControllerMode implements AutoCloseable {
         master = () -> store.role().master();
         client = new RemotingClient(RemotingClientConfig.defaults(), ClientTls.create(config.tls()));
         client.setOutgoingRequestHook(AccessControl.outgoingHook(config.acl()));
+        // A modmq controller pushes role changes on the connection this broker's heartbeats come on.
+        client.registerProcessor(RequestCode.NOTIFY_BROKER_ROLE_CHANGED, RequestProcessor.sync(this::notifiedByController),
+                scheduler);
         RoleHooks hooks = new RoleHooks() {
             @Override
             public void becameMaster(int epoch) {
@@ -75,6 +89,20 @@ public final class ControllerMode implements AutoCloseable {
         agent = started;
         started.start();
         return started;
+    }
+
+    private RemotingCommand notifiedByController(RemotingChannel channel, RemotingCommand request) {
+        ControllerRoleAgent current = agent;
+        try {
+            ReplicaView view = ControllerClient.view(request);
+            if (current != null) {
+                current.roleChangeNotifiedByController(view, channel.remoteAddressText());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("ignoring a malformed NOTIFY_BROKER_ROLE_CHANGED from controller {}: {}",
+                    channel.remoteAddressText(), e.getMessage());
+        }
+        return request.isOneway() ? null : RemotingCommand.responseTo(request, ResponseCode.SUCCESS, null);
     }
 
     /** The current target (its permission may have changed at run time) under another id. */

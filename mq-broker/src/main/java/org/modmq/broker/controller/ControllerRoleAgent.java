@@ -151,6 +151,20 @@ public final class ControllerRoleAgent implements AutoCloseable {
         onThread(() -> confirmNotice(notice, from));
     }
 
+    /**
+     * NOTIFY_BROKER_ROLE_CHANGED that came on a connection this broker opened to one of its controllers:
+     * as trustworthy as a heartbeat answer on it, so it is applied at once (epochs fence it as any answer),
+     * without the confirmation a notice to the broker's own port needs.
+     */
+    public void roleChangeNotifiedByController(ReplicaView notice, String from) {
+        Objects.requireNonNull(notice, "notice");
+        onThread(() -> {
+            if (state != State.STOPPED && brokerId >= 0) {
+                apply(notice, "notification on the connection to controller " + from);
+            }
+        });
+    }
+
     private void confirmNotice(ReplicaView notice, String from) {
         if (state == State.STOPPED || brokerId < 0) {
             return;

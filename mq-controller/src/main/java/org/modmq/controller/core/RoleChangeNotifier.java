@@ -6,6 +6,8 @@ import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.Optional;
+import org.modmq.remoting.netty.RemotingChannel;
 import org.modmq.controller.state.BrokerSetState;
 import org.modmq.controller.body.SyncStateSet;
 import org.modmq.remoting.protocol.Json;
@@ -31,6 +33,7 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
     private final BiPredicate<RoleChange, Long> alive;
     private final BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway;
     private final Function<String, CompletableFuture<?>> connect;
+    private final BiFunction<RoleChange, Long, Optional<RemotingChannel>> brokerConnection;
     /** Addresses whose last connect failed, and when: tried again only after a pause, not every scan. */
     private final java.util.Map<String, Long> failedAt = new java.util.concurrent.ConcurrentHashMap<>();
     private static final long RECONNECT_AFTER_FAILURE_NANOS = 5_000_000_000L;
@@ -40,14 +43,18 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
      * @param alive    whether replica id of the change's broker set is alive
      * @param oneway   sends a one-way request to an address
      * @param connect  opens (or returns the open) connection to an address
+     * @param brokerConnection the connection replica id's heartbeats come on, when its broker (modmq) takes
+     *                 notices there: a notice on it needs no connect and no confirmation
      */
     public RoleChangeNotifier(RuntimeSettings settings, BiPredicate<RoleChange, Long> alive,
                               BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway,
-                              Function<String, CompletableFuture<?>> connect) {
+                              Function<String, CompletableFuture<?>> connect,
+                              BiFunction<RoleChange, Long, Optional<RemotingChannel>> brokerConnection) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.alive = Objects.requireNonNull(alive, "alive");
         this.oneway = Objects.requireNonNull(oneway, "oneway");
         this.connect = Objects.requireNonNull(connect, "connect");
+        this.brokerConnection = Objects.requireNonNull(brokerConnection, "brokerConnection");
     }
 
     /**
@@ -95,20 +102,37 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
             if (!alive.test(change, id)) {
                 return;
             }
-            RemotingCommand request = RemotingCommand.request(RequestCode.NOTIFY_BROKER_ROLE_CHANGED)
-                    .putExtField("masterAddress", change.masterAddress())
-                    .putExtField("masterEpoch", change.masterEpoch())
-                    .putExtField("syncStateSetEpoch", change.syncStateSetEpoch())
-                    .putExtField("masterBrokerId", change.masterBrokerId())
-                    .withBody(body);
-            oneway.apply(address, request).whenComplete((sent, error) -> {
-                if (error != null) {
-                    LOG.warn("cannot notify {} (broker {} of {}) of master {} at epoch {}: {}", address, id,
-                            change.brokerName(), change.masterBrokerId(), change.masterEpoch(), error.toString());
-                } else {
-                    LOG.debug("notified {} of master {} at epoch {}", address, change.masterBrokerId(), change.masterEpoch());
-                }
-            });
+            Optional<RemotingChannel> connection = brokerConnection.apply(change, id);
+            if (connection.isPresent()) {
+                connection.get().sendOneway(notice(change, body)).whenComplete((sent, error) -> {
+                    if (error != null) {
+                        LOG.debug("notice to broker {} on its connection failed ({}); to its port instead", id, error.toString());
+                        toAddress(change, body, id, address);
+                    }
+                });
+            } else {
+                toAddress(change, body, id, address);
+            }
+        });
+    }
+
+    private static RemotingCommand notice(RoleChange change, byte[] body) {
+        return RemotingCommand.request(RequestCode.NOTIFY_BROKER_ROLE_CHANGED)
+                .putExtField("masterAddress", change.masterAddress())
+                .putExtField("masterEpoch", change.masterEpoch())
+                .putExtField("syncStateSetEpoch", change.syncStateSetEpoch())
+                .putExtField("masterBrokerId", change.masterBrokerId())
+                .withBody(body);
+    }
+
+    private void toAddress(RoleChange change, byte[] body, long id, String address) {
+        oneway.apply(address, notice(change, body)).whenComplete((sent, error) -> {
+            if (error != null) {
+                LOG.warn("cannot notify {} (broker {} of {}) of master {} at epoch {}: {}", address, id,
+                        change.brokerName(), change.masterBrokerId(), change.masterEpoch(), error.toString());
+            } else {
+                LOG.debug("notified {} of master {} at epoch {}", address, change.masterBrokerId(), change.masterEpoch());
+            }
         });
     }
 }

@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BrokerLiveness {
 
     private final Map<BrokerKey, LiveBroker> table = new ConcurrentHashMap<>();
+    /** Connections whose broker said (modmq) that it takes role-change notices on them. */
+    private final java.util.Set<Object> noticeChannels = ConcurrentHashMap.newKeySet();
     /** The longest heartbeat timeout each broker ever named here; kept after its connection closes. */
     private final Map<BrokerKey, Long> declaredTimeouts = new ConcurrentHashMap<>();
     private final Ticker ticker;
@@ -61,6 +63,7 @@ public final class BrokerLiveness {
      */
     public List<BrokerKey> onChannelClosed(Object channel) {
         Objects.requireNonNull(channel, "channel");
+        noticeChannels.remove(channel);
         List<BrokerKey> removed = new ArrayList<>();
         for (Map.Entry<BrokerKey, LiveBroker> entry : table.entrySet()) {
             if (entry.getValue().channel() == channel && table.remove(entry.getKey(), entry.getValue())) {
@@ -68,6 +71,18 @@ public final class BrokerLiveness {
             }
         }
         return removed;
+    }
+
+    /** The broker heartbeating on {@code channel} takes NOTIFY_BROKER_ROLE_CHANGED on it (modmq brokers). */
+    public void acceptsNoticesOn(Object channel) {
+        noticeChannels.add(Objects.requireNonNull(channel, "channel"));
+    }
+
+    /** @return the connection of {@code key}'s heartbeats when its broker takes notices on it */
+    public Optional<Object> noticeChannel(BrokerKey key) {
+        LiveBroker live = table.get(key);
+        return live == null || live.channel() == null || !noticeChannels.contains(live.channel())
+                ? Optional.empty() : Optional.of(live.channel());
     }
 
     /** @return whether {@code key} is active now */

@@ -61,6 +61,9 @@ public final class NodeRequestProcessor {
      * @param configuration                 what 1010 lists (the runtime settings are laid over it)
      * @param defaultHeartbeatTimeoutMillis timeout of a heartbeat that names none
      */
+    /** Heartbeat field of modmq brokers: role-change notices may come on the heartbeat's connection. */
+    static final String NOTICE_ON_CONNECTION = "modmqNoticeOnConnection";
+
     public NodeRequestProcessor(EventLog log, BrokerLiveness liveness, LeaderGate gate, RuntimeSettings settings,
                                 String group, Supplier<Map<String, String>> configuration, long defaultHeartbeatTimeoutMillis) {
         this.log = Objects.requireNonNull(log, "log");
@@ -107,6 +110,9 @@ public final class NodeRequestProcessor {
                 headers.optionalInt("epoch", -1), headers.optionalLong("maxOffset", -1),
                 headers.optionalLong("confirmOffset", -1), timeout > 0 ? timeout : defaultHeartbeatTimeoutMillis,
                 headers.optionalInt("electionPriority", Integer.MAX_VALUE));
+        if (channel != null && headers.has(NOTICE_ON_CONNECTION) && Boolean.parseBoolean(headers.requireString(NOTICE_ON_CONNECTION))) {
+            liveness.acceptsNoticesOn(channel);
+        }
         if (liveness.onHeartbeat(heartbeat, channel)) {
             LOG.info("broker {} id {} of {} ({}) is alive (timeout {} ms)", brokerAddr, brokerId, brokerName, clusterName,
                     heartbeat.heartbeatTimeoutMillis());

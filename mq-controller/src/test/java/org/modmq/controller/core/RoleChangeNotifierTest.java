@@ -25,7 +25,7 @@ class RoleChangeNotifierTest {
                     return unreachable.contains(address)
                             ? CompletableFuture.failedFuture(new IllegalStateException("refused"))
                             : CompletableFuture.completedFuture(address);
-                });
+                }, (change, id) -> java.util.Optional.empty());
     }
 
     private Iterable<BrokerSetState> sets() {

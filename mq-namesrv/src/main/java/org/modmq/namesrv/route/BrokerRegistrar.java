@@ -75,6 +75,11 @@ final class BrokerRegistrar {
 
         // step 6
         String previous = addrs.put(reg.brokerId(), reg.brokerAddr());
+        if (reg.brokerId() == MASTER_ID && !reg.brokerAddr().equals(previous) && state.liveTable.containsKey(key)) {
+            // A known broker (a replica until now) registers as master: the moment a failover completes here.
+            LOG.info("broker {} of {} (cluster {}) is now master (id 0), state version {}", reg.brokerAddr(),
+                    reg.brokerName(), reg.clusterName(), version.stateVersion());
+        }
         firstRegistration = firstRegistration || previous == null || previous.isEmpty();
 
         // step 7: queue data from the master, or from the lowest slave of a 5.x set without master
