@@ -26,7 +26,7 @@ else
     bin=""
 fi
 image="$staging/runtime"
-module_path="$staging/lib:$staging/plugins"
+module_path="$staging/lib:$staging/lib/controller:$staging/plugins"
 
 found=$("${bin}jdeps" --multi-release 17 --ignore-missing-deps --print-module-deps \
     --module-path "$module_path" --add-modules ALL-MODULE-PATH)

@@ -47,7 +47,11 @@ modmq_launch() {
     log_dir=${MODMQ_LOG_DIR:-$MODMQ_HOME/logs}
     mkdir -p "$log_dir"
     cd "$MODMQ_HOME"
-    module_path="$MODMQ_HOME/lib:$MODMQ_HOME/plugins"
+    # lib/controller/ (controller, Ratis, the launchers' module) only where a controller may run.
+    case $main in
+        org.modmq.broker/*) module_path="$MODMQ_HOME/lib:$MODMQ_HOME/plugins" ;;
+        *) module_path="$MODMQ_HOME/lib:$MODMQ_HOME/lib/controller:$MODMQ_HOME/plugins" ;;
+    esac
     cds_options=$(modmq_cds_options "$log_name" "$java_cmd" "$module_path")
 
     echo "$log_name: pid $$, home $MODMQ_HOME, logs $log_dir/$log_name.log, java $java_cmd, memory $memory_note"
