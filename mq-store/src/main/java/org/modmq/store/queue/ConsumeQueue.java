@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class ConsumeQueue implements AutoCloseable {
 
     public static final int ENTRY = 20;
+    /** Entries read at a time when looking for a dense queue's end (64 000 bytes). */
+    private static final int SCAN_ENTRIES = 3200;
     private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueue.class);
 
     private final String topic;
@@ -40,6 +42,15 @@ public final class ConsumeQueue implements AutoCloseable {
     private volatile long maxOffset;
 
     public ConsumeQueue(String topic, int queueId, SegmentFiles files) {
+        this(topic, queueId, files, false);
+    }
+
+    /**
+     * @param dense whether this queue was written only by a modmq that gives every queue offset its entry
+     *              ({@link ConsumeQueueTable} knows): then its end is found by reading the written entries
+     *              of its last file only, not the whole file (see {@link #recoverBounds})
+     */
+    public ConsumeQueue(String topic, int queueId, SegmentFiles files, boolean dense) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.queueId = queueId;
         this.files = Objects.requireNonNull(files, "files");
@@ -47,7 +58,11 @@ public final class ConsumeQueue implements AutoCloseable {
             throw new IllegalArgumentException("segment span " + files.span() + " is not a multiple of " + ENTRY);
         }
         files.load();
-        recoverBounds();
+        if (dense) {
+            recoverDenseBounds();
+        } else {
+            recoverBounds();
+        }
     }
 
     /** Physical file size for {@code entries} entries: rounded up to a multiple of 4096. */
@@ -95,6 +110,71 @@ public final class ConsumeQueue implements AutoCloseable {
         }
         maxOffset = max;
         minOffset = Math.min(max, firstNonEmpty(files.firstStart() / ENTRY, max));
+    }
+
+    /**
+     * Bounds at open of a dense queue: max is its first missing entry, as in RocketMQ. Entries are written
+     * in order from the queue's first one, which may sit inside its first file (a replica that started
+     * in the middle of its master's log), so every later file is full up to the last that holds its first
+     * entry (a power loss can take the tail of one before it as well: then the end is there). Only that
+     * file's written entries and one more are read: a backward scan of a mostly empty file reads every
+     * page of it, and the kernel fills each one with zeros first (tens of ms per queue at every start).
+     * An entry a power loss kept beyond the first missing one is below no bound: re-dispatch writes all
+     * of them again, where a backward scan would have left a hole below the max that reads skip. The
+     * first file, whose entries may start anywhere, is scanned backwards as before.
+     */
+    private void recoverDenseBounds() {
+        if (files.isEmpty()) {
+            return;
+        }
+        List<Long> starts = files.starts();
+        int perFile = (int) (files.span() / ENTRY);
+        int last = starts.size() - 1;
+        while (last > 0 && !holds(starts.get(last), 0)) {
+            last--;
+        }
+        while (last > 0 && !holds(starts.get(last - 1), perFile - 1)) {
+            last--;
+        }
+        long start = starts.get(last);
+        long max;
+        if (holds(start, 0)) {
+            max = start / ENTRY + firstMissing(start, perFile);
+        } else {
+            long end = endOfEntries(start);
+            max = end >= 0 ? end : start / ENTRY;
+        }
+        maxOffset = max;
+        minOffset = Math.min(max, firstNonEmpty(files.firstStart() / ENTRY, max));
+    }
+
+    /** Whether entry {@code index} of the file starting at logical byte {@code start} is held. */
+    private boolean holds(long start, int index) {
+        ByteBuf view = files.find(start).read(index * ENTRY, ENTRY);
+        try {
+            return view.getInt(view.readerIndex() + 8) > 0;
+        } finally {
+            view.release();
+        }
+    }
+
+    /** The index of the first entry not held in the file starting at {@code start}; {@code perFile} when full. */
+    private int firstMissing(long start, int perFile) {
+        Segment segment = files.find(start);
+        for (int from = 0; from < perFile; from += SCAN_ENTRIES) {
+            int count = Math.min(SCAN_ENTRIES, perFile - from);
+            ByteBuf view = segment.read(from * ENTRY, count * ENTRY);
+            try {
+                for (int i = 0; i < count; i++) {
+                    if (view.getInt(view.readerIndex() + i * ENTRY + 8) <= 0) {
+                        return from + i;
+                    }
+                }
+            } finally {
+                view.release();
+            }
+        }
+        return perFile;
     }
 
     /** One past the last entry held in the file starting at logical byte {@code start}; -1 when it holds none. */

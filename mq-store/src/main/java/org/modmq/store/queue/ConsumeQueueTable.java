@@ -26,6 +26,9 @@ public final class ConsumeQueueTable implements AutoCloseable {
     private final Path directory;
     private final int entriesPerSegment;
     private final Map<TopicQueue, ConsumeQueue> queues = new ConcurrentHashMap<>();
+    /** File beside {@code consumequeue/} marking a store whose queues have no holes. */
+    static final String DENSE_MARKER = "consumequeue.dense";
+    private volatile boolean dense;
 
     public ConsumeQueueTable(StorageBackend backend, Path directory, int entriesPerSegment) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -40,6 +43,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
     public void load() {
         try {
             Files.createDirectories(directory);
+            dense = denseStore();
             try (Stream<Path> topics = Files.list(directory)) {
                 for (Path topicDir : topics.filter(Files::isDirectory).toList()) {
                     try (Stream<Path> ids = Files.list(topicDir)) {
@@ -57,10 +61,31 @@ public final class ConsumeQueueTable implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether every queue here gives each queue offset its entry: true for a store whose queues this
+     * version created (the marker beside the directory says so), false for one an earlier modmq wrote
+     * (it gave prepared and rolled-back transaction records an offset without an entry). A lost marker
+     * only costs the slower scan.
+     */
+    private boolean denseStore() throws IOException {
+        Path marker = directory.resolveSibling(DENSE_MARKER);
+        if (Files.exists(marker)) {
+            return true;
+        }
+        boolean empty;
+        try (Stream<Path> entries = Files.list(directory)) {
+            empty = entries.noneMatch(Files::isDirectory);
+        }
+        if (empty) {
+            Files.writeString(marker, "every queue offset has its entry\n");
+        }
+        return empty;
+    }
+
     private ConsumeQueue open(TopicQueue key) {
         return new ConsumeQueue(key.topic(), key.queueId(), new SegmentFiles(backend,
                 directory.resolve(key.topic()).resolve(Integer.toString(key.queueId())),
-                (long) entriesPerSegment * ConsumeQueue.ENTRY, ConsumeQueue.fileCapacity(entriesPerSegment)));
+                (long) entriesPerSegment * ConsumeQueue.ENTRY, ConsumeQueue.fileCapacity(entriesPerSegment)), dense);
     }
 
     /** The queue, or null when it does not exist and {@code create} is false. */
