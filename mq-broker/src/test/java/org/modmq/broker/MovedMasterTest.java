@@ -5,21 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.spi.replication.RoleState;
-import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
 import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
 import org.modmq.testkit.process.Await;
-import org.modmq.testkit.process.FreePort;
 
 /**
  * A master that comes back on other ports (a new pod, a new host, a changed config) keeps its id and
@@ -53,19 +49,7 @@ class MovedMasterTest {
     }
 
     private void startController() {
-        int[] ports = FreePort.pick(2);
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put("controllerDLegerGroup", "moved-group");
-        values.put("controllerDLegerPeers", "n0-127.0.0.1:" + ports[0]);
-        values.put("controllerRaftPeers", "n0-127.0.0.1:" + ports[1]);
-        values.put("controllerDLegerSelfId", "n0");
-        values.put("controllerStorePath", dir.resolve("controller").toString());
-        values.put("raftElectionTimeoutMin", "250");
-        values.put("raftElectionTimeoutMax", "500");
-        values.put("brokerHeartbeatTimeoutMills", "1500");
-        values.put("scanNotActiveBrokerInterval", "50");
-        controller = new ControllerServer(ControllerConfig.parse(values, warning -> { })).start();
-        Await.until("a serving controller leader", WAIT, controller::isServingLeader);
+        controller = TestControllers.start(dir.resolve("controller"), "moved-group", WAIT);
     }
 
     private HaNode broker(String name, int haPort) {

@@ -6,9 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.modmq.acl.RequestSigner;
 import org.modmq.api.spi.replication.RoleState;
-import org.modmq.controller.ControllerConfig;
 import org.modmq.controller.ControllerServer;
 import org.modmq.namesrv.NamesrvConfig;
 import org.modmq.namesrv.NamesrvServer;
@@ -28,7 +25,6 @@ import org.modmq.remoting.protocol.RemotingCommand;
 import org.modmq.remoting.protocol.RequestCode;
 import org.modmq.remoting.protocol.ResponseCode;
 import org.modmq.testkit.process.Await;
-import org.modmq.testkit.process.FreePort;
 
 /**
  * NOTIFY_BROKER_ROLE_CHANGED is a hint: a notice forged by anyone who reaches a broker's port (no signature,
@@ -71,22 +67,7 @@ class RoleChangeNoticeTest {
 
     /** One controller peer; {@code extra} are further controller keys. */
     private void startController(String... extra) {
-        int[] ports = FreePort.pick(2);
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put("controllerDLegerGroup", "notice-group");
-        values.put("controllerDLegerPeers", "n0-127.0.0.1:" + ports[0]);
-        values.put("controllerRaftPeers", "n0-127.0.0.1:" + ports[1]);
-        values.put("controllerDLegerSelfId", "n0");
-        values.put("controllerStorePath", dir.resolve("controller").toString());
-        values.put("raftElectionTimeoutMin", "250");
-        values.put("raftElectionTimeoutMax", "500");
-        values.put("brokerHeartbeatTimeoutMills", "1500");
-        values.put("scanNotActiveBrokerInterval", "50");
-        for (int i = 0; i + 1 < extra.length; i += 2) {
-            values.put(extra[i], extra[i + 1]);
-        }
-        controller = new ControllerServer(ControllerConfig.parse(values, warning -> { })).start();
-        Await.until("a serving controller leader", WAIT, controller::isServingLeader);
+        controller = TestControllers.start(dir.resolve("controller"), "notice-group", WAIT, extra);
     }
 
     @AfterEach

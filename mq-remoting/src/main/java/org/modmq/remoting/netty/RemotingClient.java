@@ -101,12 +101,26 @@ public final class RemotingClient implements AutoCloseable {
             return CompletableFuture.failedFuture(new RemotingConnectException("client is closed", null));
         }
         CompletableFuture<NettyRemotingChannel> cached = channels.computeIfAbsent(address, this::open);
-        NettyRemotingChannel ready = cached.getNow(null);
-        if (cached.isCompletedExceptionally() || (ready != null && !ready.isActive())) {
+        if (failedOrClosed(cached)) {
             channels.remove(address, cached);
             cached = channels.computeIfAbsent(address, this::open);
         }
         return cached.thenApply(channel -> channel);
+    }
+
+    /**
+     * Whether a cached connection is no use: its connect failed, or it closed since. Never throws: a
+     * connect refused at once may fail the future between any two looks at it (getNow would throw then).
+     */
+    private static boolean failedOrClosed(CompletableFuture<NettyRemotingChannel> cached) {
+        if (!cached.isDone()) {
+            return false;
+        }
+        if (cached.isCompletedExceptionally()) {
+            return true;
+        }
+        NettyRemotingChannel channel = cached.join();
+        return !channel.isActive();
     }
 
     private CompletableFuture<NettyRemotingChannel> open(String address) {
