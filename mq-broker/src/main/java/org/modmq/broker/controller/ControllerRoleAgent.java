@@ -67,8 +67,7 @@ public final class ControllerRoleAgent implements AutoCloseable {
     private String masterAddress;
     private boolean alterInFlight;
     private boolean alterAgain;
-    private boolean confirming;
-    private boolean confirmAgain;
+    private final NoticeConfirmation confirmation;
     private ScheduledFuture<?> heartbeatTask;
 
     /**
@@ -98,6 +97,8 @@ public final class ControllerRoleAgent implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.confirmation = new NoticeConfirmation(controllers, brokerName, thread,
+                () -> state != State.STOPPED && this.brokerId >= 0, this::apply);
         client.addChannelCloseListener(channel -> heartbeats.connectionClosed(hostPort(channel.remoteAddress())));
         store.addSyncStateListener(new SyncStateListener() {
             @Override
@@ -141,14 +142,12 @@ public final class ControllerRoleAgent implements AutoCloseable {
     }
 
     /**
-     * NOTIFY_BROKER_ROLE_CHANGED (1008): a hint only. Anyone who reaches the broker's port can send one, so its
-     * header is never acted on; the role comes from the controller leader's GET_REPLICA_INFO answer, asked
-     * over this broker's own (signed) controller connection. One confirmation is in flight at a time; notices
-     * arriving meanwhile ask for one more afterwards, so a flood costs the controller one request at a time.
+     * NOTIFY_BROKER_ROLE_CHANGED (1008) on the broker's own port: a hint only, confirmed with the controller
+     * leader before anything changes ({@link NoticeConfirmation}).
      */
     public void roleChangeNotified(ReplicaView notice, String from) {
         Objects.requireNonNull(notice, "notice");
-        onThread(() -> confirmNotice(notice, from));
+        onThread(() -> confirmation.confirm(notice, from));
     }
 
     /**
@@ -163,44 +162,6 @@ public final class ControllerRoleAgent implements AutoCloseable {
                 apply(notice, "notification on the connection to controller " + from);
             }
         });
-    }
-
-    private void confirmNotice(ReplicaView notice, String from) {
-        if (state == State.STOPPED || brokerId < 0) {
-            return;
-        }
-        if (confirming) {
-            confirmAgain = true;
-            return;
-        }
-        confirming = true;
-        long began = System.nanoTime();
-        controllers.replicaInfo(brokerName).whenCompleteAsync((view, error) -> {
-            confirming = false;
-            long micros = (System.nanoTime() - began) / 1_000;
-            if (error != null) {
-                LOG.warn("cannot confirm the role-change notice from {} with the controller ({} us): {}; acting on "
-                        + "nothing until the next heartbeat answer or poll", from, micros, rootMessage(error));
-            } else {
-                if (!sameMaster(notice, view)) {
-                    LOG.warn("role-change notice from {} named master {} ({}) epoch {}, the controller says master {} "
-                            + "({}) epoch {}: following the controller", from, notice.masterBrokerId(),
-                            notice.masterAddress(), notice.masterEpoch(), view.masterBrokerId(), view.masterAddress(),
-                            view.masterEpoch());
-                }
-                LOG.info("role-change notice from {} confirmed with the controller in {} us", from, micros);
-                apply(view, "notification, confirmed by replica info");
-            }
-            if (confirmAgain) {
-                confirmAgain = false;
-                confirmNotice(notice, from);
-            }
-        }, thread);
-    }
-
-    private static boolean sameMaster(ReplicaView a, ReplicaView b) {
-        return a.masterEpoch() == b.masterEpoch() && Objects.equals(a.masterBrokerId(), b.masterBrokerId())
-                && Objects.equals(a.masterAddress(), b.masterAddress());
     }
 
     private void register() {
@@ -474,7 +435,8 @@ public final class ControllerRoleAgent implements AutoCloseable {
         return t;
     }
 
-    private static String rootMessage(Throwable error) {
+    /** The innermost cause's class and message, past CompletionException and ExecutionException. */
+    static String rootMessage(Throwable error) {
         Throwable t = cause(error);
         return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
