@@ -25,6 +25,7 @@ import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -135,8 +136,17 @@ class MessagingFeaturesMatrixTest {
                     () -> received.size() >= 1 + MAX_RECONSUME_TIMES);
             Collection<MessageQueue> queues = awaitQueues(reader, dlq);
             assertThat(queues).hasSize(1);
+            MessageQueue dlqQueue = queues.iterator().next();
+            // The last RECONSUME_LATER's send-back creates the DLQ (its route appears) before it stores the
+            // message: the reader starts once the broker holds it.
+            DefaultMQAdminExt admin = MatrixClients.admin(broker.namesrvAddr());
+            try {
+                Await.until("the dead letter stored in " + dlq, DELIVERY, () -> maxOffset(admin, dlqQueue) >= 1);
+            } finally {
+                SHUTDOWNS.start(admin::shutdown);
+            }
             reader.assign(queues);
-            reader.seek(queues.iterator().next(), 0);
+            reader.seek(dlqQueue, 0);
             MessageExt dead = poll(reader, 1).get(0);
             assertThat(new String(dead.getBody(), StandardCharsets.UTF_8)).isEqualTo("never-ok");
             assertThat(dead.getTopic()).isEqualTo(dlq);
@@ -236,6 +246,14 @@ class MessagingFeaturesMatrixTest {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    private static long maxOffset(DefaultMQAdminExt admin, MessageQueue queue) {
+        try {
+            return admin.maxOffset(queue);
+        } catch (MQClientException e) {
+            return -1;
+        }
     }
 
     private static List<MessageExt> poll(DefaultLitePullConsumer consumer, int expected) {
