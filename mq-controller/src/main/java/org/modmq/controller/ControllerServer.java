@@ -133,8 +133,7 @@ public final class ControllerServer implements AutoCloseable {
         RoleChangeNotifier notifier = new RoleChangeNotifier(settings,
                 (change, id) -> liveness.isActive(new BrokerKey(change.clusterName(), change.brokerName(), id)),
                 client::invokeOneway, client::connect,
-                (change, id) -> liveness.noticeChannel(new BrokerKey(change.clusterName(), change.brokerName(), id))
-                        .map(RemotingChannel.class::cast));
+                key -> liveness.noticeChannel(key).map(RemotingChannel.class::cast));
         ElectPolicy policy = new ElectPolicy();
         LeaseRule leaseRule = new LeaseRule(config.brokerHeartbeatTimeoutMills(), config.raftElectionTimeoutMax());
         this.notifier = notifier;
@@ -201,9 +200,7 @@ public final class ControllerServer implements AutoCloseable {
             agent.doWork();
             liveness.expire(FORGET_AFTER_MILLIS);
             if (agent.state() == InactiveMasterAgent.State.WATCHING) {
-                // Brokers that take notices on their own connection need no second one.
-                notifier.keepConnected(log.state().brokerSets().values(), (set, id) -> context.alive(set, id)
-                        && liveness.noticeChannel(new BrokerKey(set.clusterName(), set.brokerName(), id)).isEmpty());
+                notifier.keepConnected(log.state().brokerSets().values(), context::alive);
             }
             if (settings.scanNotActiveBrokerInterval() != scanInterval) {
                 synchronized (this) {

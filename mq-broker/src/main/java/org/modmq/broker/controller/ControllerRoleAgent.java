@@ -98,7 +98,7 @@ public final class ControllerRoleAgent implements AutoCloseable {
             return t;
         });
         this.confirmation = new NoticeConfirmation(controllers, brokerName, thread,
-                () -> state != State.STOPPED && this.brokerId >= 0, this::apply);
+                this::acting, this::apply);
         client.addChannelCloseListener(channel -> heartbeats.connectionClosed(hostPort(channel.remoteAddress())));
         store.addSyncStateListener(new SyncStateListener() {
             @Override
@@ -157,11 +157,7 @@ public final class ControllerRoleAgent implements AutoCloseable {
      */
     public void roleChangeNotifiedByController(ReplicaView notice, String from) {
         Objects.requireNonNull(notice, "notice");
-        onThread(() -> {
-            if (state != State.STOPPED && brokerId >= 0) {
-                apply(notice, "notification on the connection to controller " + from);
-            }
-        });
+        onThread(() -> apply(notice, "notification on the connection to controller " + from));
     }
 
     private void register() {
@@ -229,8 +225,13 @@ public final class ControllerRoleAgent implements AutoCloseable {
     }
 
     /** Applies what a controller said; agent thread only. */
+    /** Whether the agent acts on what a controller says: running, with an id. */
+    private boolean acting() {
+        return state != State.STOPPED && brokerId >= 0;
+    }
+
     private void apply(ReplicaView view, String source) {
-        if (state == State.STOPPED || brokerId < 0) {
+        if (!acting()) {
             return;
         }
         if (!view.hasMaster()) {

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.Optional;
 import org.modmq.remoting.netty.RemotingChannel;
+import org.modmq.controller.liveness.BrokerKey;
 import org.modmq.controller.state.BrokerSetState;
 import org.modmq.controller.body.SyncStateSet;
 import org.modmq.remoting.protocol.Json;
@@ -33,7 +34,7 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
     private final BiPredicate<RoleChange, Long> alive;
     private final BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway;
     private final Function<String, CompletableFuture<?>> connect;
-    private final BiFunction<RoleChange, Long, Optional<RemotingChannel>> brokerConnection;
+    private final Function<BrokerKey, Optional<RemotingChannel>> brokerConnection;
     /** Addresses whose last connect failed, and when: tried again only after a pause, not every scan. */
     private final java.util.Map<String, Long> failedAt = new java.util.concurrent.ConcurrentHashMap<>();
     private static final long RECONNECT_AFTER_FAILURE_NANOS = 5_000_000_000L;
@@ -49,7 +50,7 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
     public RoleChangeNotifier(RuntimeSettings settings, BiPredicate<RoleChange, Long> alive,
                               BiFunction<String, RemotingCommand, CompletableFuture<Void>> oneway,
                               Function<String, CompletableFuture<?>> connect,
-                              BiFunction<RoleChange, Long, Optional<RemotingChannel>> brokerConnection) {
+                              Function<BrokerKey, Optional<RemotingChannel>> brokerConnection) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.alive = Objects.requireNonNull(alive, "alive");
         this.oneway = Objects.requireNonNull(oneway, "oneway");
@@ -59,7 +60,8 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
 
     /**
      * Opens a connection to each live replica of {@code sets} that has none (a cached one costs a map
-     * lookup); failures are left to the next call or to the notice itself.
+     * lookup) and takes no notices on its own heartbeat connection; failures are left to the next call
+     * or to the notice itself.
      *
      * @param sets  the broker sets
      * @param alive whether replica id of a set is alive
@@ -73,7 +75,8 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
             set.replicas().forEach((id, replica) -> {
                 String address = replica.address();
                 Long failed = failedAt.get(address);
-                if (!alive.test(set, id) || failed != null && now - failed < RECONNECT_AFTER_FAILURE_NANOS) {
+                if (!alive.test(set, id) || failed != null && now - failed < RECONNECT_AFTER_FAILURE_NANOS
+                        || brokerConnection.apply(new BrokerKey(set.clusterName(), set.brokerName(), id)).isPresent()) {
                     return;
                 }
                 connect.apply(address).whenComplete((channel, error) -> {
@@ -102,7 +105,8 @@ public final class RoleChangeNotifier implements Consumer<RoleChange> {
             if (!alive.test(change, id)) {
                 return;
             }
-            Optional<RemotingChannel> connection = brokerConnection.apply(change, id);
+            Optional<RemotingChannel> connection = brokerConnection.apply(
+                    new BrokerKey(change.clusterName(), change.brokerName(), id));
             if (connection.isPresent()) {
                 connection.get().sendOneway(notice(change, body)).whenComplete((sent, error) -> {
                     if (error != null) {

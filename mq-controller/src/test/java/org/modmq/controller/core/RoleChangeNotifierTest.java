@@ -17,6 +17,27 @@ class RoleChangeNotifierTest {
     private final List<String> connects = new ArrayList<>();
     private final Set<String> unreachable = new java.util.HashSet<>();
 
+    /** Stands for a broker's heartbeat connection; never written to here. */
+    private static final org.modmq.remoting.netty.RemotingChannel HEARTBEAT_CONNECTION =
+            new org.modmq.remoting.netty.RemotingChannel() {
+                public String id() { return "hb"; }
+                public java.net.InetSocketAddress remoteAddress() { return null; }
+                public java.net.InetSocketAddress localAddress() { return null; }
+                public String remoteAddressText() { return "127.0.0.1:1"; }
+                public boolean isActive() { return true; }
+                public CompletableFuture<Void> sendOneway(org.modmq.remoting.protocol.RemotingCommand request) {
+                    throw new AssertionError("not used");
+                }
+                public CompletableFuture<org.modmq.remoting.protocol.RemotingCommand> invoke(
+                        org.modmq.remoting.protocol.RemotingCommand request, java.time.Duration timeout) {
+                    throw new AssertionError("not used");
+                }
+                public void close() { }
+            };
+
+    /** Broker ids that take notices on their own heartbeat connection. */
+    private final Set<Long> onConnection = new java.util.HashSet<>();
+
     private RoleChangeNotifier notifier(boolean notify) {
         return new RoleChangeNotifier(new RuntimeSettings(false, notify, 100, 3), (change, id) -> true,
                 (address, request) -> CompletableFuture.completedFuture(null),
@@ -25,7 +46,9 @@ class RoleChangeNotifierTest {
                     return unreachable.contains(address)
                             ? CompletableFuture.failedFuture(new IllegalStateException("refused"))
                             : CompletableFuture.completedFuture(address);
-                }, (change, id) -> java.util.Optional.empty());
+                }, key -> onConnection.contains(key.brokerId())
+                        ? java.util.Optional.of(HEARTBEAT_CONNECTION)
+                        : java.util.Optional.empty());
     }
 
     private Iterable<BrokerSetState> sets() {
@@ -45,6 +68,15 @@ class RoleChangeNotifierTest {
         connects.clear();
         notifier.keepConnected(sets(), (set, id) -> id != 3);
         assertThat(connects).as("the unreachable one waits before it is tried again").containsExactly("127.0.0.1:10911");
+    }
+
+    @Test
+    void dialsNoBrokerThatTakesNoticesOnItsHeartbeatConnection() {
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 1, "127.0.0.1:10911", "a;1"));
+        log.submit(new ControllerEvent.ApplyBrokerId("c", "broker-a", 2, "127.0.0.1:10921", "b;2"));
+        onConnection.add(1L);
+        notifier(true).keepConnected(sets(), (set, id) -> true);
+        assertThat(connects).containsExactly("127.0.0.1:10921");
     }
 
     @Test
