@@ -53,6 +53,12 @@ modmq_launch() {
         *) module_path="$MODMQ_HOME/lib:$MODMQ_HOME/lib/controller:$MODMQ_HOME/plugins" ;;
     esac
     cds_options=$(modmq_cds_options "$log_name" "$java_cmd" "$module_path")
+    # Without conf/logback.xml, lib/'s mq-logging sets up the same logging in code, which starts faster
+    # than reading XML; conf/logback.xml.example is that set-up as a file to copy and change.
+    logback_file=
+    if [ -f "$MODMQ_HOME/conf/logback.xml" ]; then
+        logback_file="$MODMQ_HOME/conf/logback.xml"
+    fi
 
     echo "$log_name: pid $$, home $MODMQ_HOME, logs $log_dir/$log_name.log, java $java_cmd, memory $memory_note"
     if [ -n "$MODMQ_PID_FILE" ]; then
@@ -70,7 +76,7 @@ modmq_launch() {
         -Dmodmq.home="$MODMQ_HOME" \
         -Dmodmq.log.dir="$log_dir" \
         -Dmodmq.log.name="$log_name" \
-        -Dlogback.configurationFile="$MODMQ_HOME/conf/logback.xml" \
+        ${logback_file:+"-Dlogback.configurationFile=$logback_file"} \
         $JAVA_OPTS \
         --module-path "$module_path" \
         --add-modules ALL-MODULE-PATH \

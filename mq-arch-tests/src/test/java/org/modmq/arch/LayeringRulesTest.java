@@ -128,6 +128,18 @@ class LayeringRulesTest {
     }
 
     @Test
+    void logbackStaysInTheLoggingModule() {
+        noClasses().that().resideOutsideOfPackage("org.modmq.logging..")
+                .should().dependOnClassesThat().resideInAPackage("ch.qos.logback..")
+                .because("code logs through slf4j; mq-logging only sets up the distribution's logback")
+                .check(production);
+        classes().that().resideInAPackage("org.modmq.logging..").should().onlyBeAccessed()
+                .byAnyPackage("org.modmq.logging..")
+                .because("logback finds the configurator through ServiceLoader; nothing calls it")
+                .check(production);
+    }
+
+    @Test
     void serversDoNotDependOnEachOther() {
         noClasses().that().resideInAPackage("org.modmq.broker..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.modmq.namesrv..", "org.modmq.controller..",

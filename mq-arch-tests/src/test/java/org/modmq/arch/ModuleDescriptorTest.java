@@ -66,7 +66,19 @@ class ModuleDescriptorTest {
     void findsTheProductionModules() {
         assertThat(modmqModules()).containsKeys("org.modmq.api", "org.modmq.store", "org.modmq.store.mmap",
                 "org.modmq.store.direct", "org.modmq.remoting", "org.modmq.acl", "org.modmq.namesrv", "org.modmq.controller",
-                "org.modmq.broker", "org.modmq.launcher", "org.modmq.metrics", MERGED_RATIS);
+                "org.modmq.broker", "org.modmq.launcher", "org.modmq.metrics", "org.modmq.logging", MERGED_RATIS);
+    }
+
+    @Test
+    void onlyTheLoggingModuleRequiresLogbackAndNothingRequiresIt() {
+        modmqModules().forEach((name, reference) -> {
+            boolean logback = reference.descriptor().requires().stream()
+                    .anyMatch(r -> r.name().startsWith("ch.qos.logback"));
+            assertThat(logback).as(name + " requires logback").isEqualTo(name.equals("org.modmq.logging"));
+            assertThat(reference.descriptor().requires()).extracting(ModuleDescriptor.Requires::name)
+                    .as(name + " requires").doesNotContain("org.modmq.logging");
+        });
+        assertThat(modmqModules().get("org.modmq.logging").descriptor().exports()).isEmpty();
     }
 
     @Test

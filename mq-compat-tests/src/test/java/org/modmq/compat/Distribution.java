@@ -191,7 +191,6 @@ final class Distribution {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(TEST_HEAP_OPTS.split(" ")));
-        command.add("-Dlogback.configurationFile=" + built.home().resolve("conf/logback.xml"));
         command.add("-Dmodmq.log.dir=" + workDir.resolve("logs"));
         command.add("-Dmodmq.log.name=namesrv-cp");
         command.add("-cp");

@@ -9,11 +9,12 @@ import java.util.Objects;
  * The write side of one segment: an aligned staging buffer that is an exact image of the file's blocks
  * {@code [base, loadedEnd)} with every write applied, the not-yet-written ones included.
  *
- * <p>A write lands in the staging window {@code [base, base + buffer size)}. Blocks of the window it
- * touches that are not loaded yet are read from the file first (or zero-filled when the file is known to
- * hold only zeros there), so a partly written block is always rewritten in full. A write outside the
- * window first writes the dirty blocks out and moves the window: a write below the window therefore
- * becomes a read-modify-write of its blocks. {@link #writeOut()} writes the dirty blocks with positional
+ * <p>A write lands in the staging window {@code [base, base + buffer size)}. Blocks of the window up to
+ * it that are not loaded yet are read from the file first (or zero-filled when the file is known to hold
+ * only zeros there), except those the write replaces whole, so a partly written block is always
+ * rewritten in full. A write outside the window, or more than {@value #MAX_GAP_READ} bytes past what
+ * it has loaded, first writes the dirty blocks out and moves the window: a write below the window
+ * therefore becomes a read-modify-write of its blocks. {@link #writeOut()} writes the dirty blocks with positional
  * O_DIRECT writes and keeps the window, so the tail block stays in memory and reads of recent data need
  * no I/O.
  *
@@ -28,6 +29,12 @@ final class StagingWriter {
     }
 
     private static final int NONE = -1;
+    /**
+     * Most bytes read to keep the window contiguous up to a write beyond its loaded end; a write further
+     * on moves the window instead (scattered writes, such as an index file's hash slots, would otherwise
+     * read everything between them).
+     */
+    static final int MAX_GAP_READ = 64 * 1024;
     private static final byte[] ZEROS = new byte[64 * 1024];
 
     private final SegmentFile file;
@@ -64,7 +71,7 @@ final class StagingWriter {
         while (remaining > 0) {
             moveWindowTo(at);
             int chunk = Math.min(remaining, windowEnd() - at);
-            load(geometry.alignUp(at + chunk));
+            loadAround(at, at + chunk);
             ByteBuffer target = buffer.duplicate();
             target.limit(at - base + chunk).position(at - base);
             source.getBytes(index, target);
@@ -135,7 +142,7 @@ final class StagingWriter {
     private void moveWindowTo(int position) throws IOException {
         if (buffer == null) {
             buffer = geometry.allocate(bufferBytes);
-        } else if (position >= base && position < windowEnd()) {
+        } else if (position >= base && position < windowEnd() && position - loadedEnd < MAX_GAP_READ) {
             return;
         } else {
             writeOut();
@@ -144,21 +151,41 @@ final class StagingWriter {
         loadedEnd = base;
     }
 
-    private void load(int to) throws IOException {
+    /**
+     * Makes the window hold the file's blocks up to {@code alignUp(writeTo)} before {@code [writeFrom,
+     * writeTo)} is copied in. Blocks the write covers whole are not read: they are about to be replaced.
+     */
+    private void loadAround(int writeFrom, int writeTo) throws IOException {
+        int to = geometry.alignUp(writeTo);
         if (to <= loadedEnd) {
             return;
         }
-        int diskEnd = Math.min(to, Math.max(loadedEnd, geometry.alignUp(zeroFrom)));
-        if (diskEnd > loadedEnd) {
+        int coveredFrom = Math.max(loadedEnd, geometry.alignUp(writeFrom));
+        int coveredTo = geometry.alignDown(writeTo);
+        if (coveredTo > coveredFrom) {
+            fill(loadedEnd, coveredFrom);
+            fill(coveredTo, to);
+        } else {
+            fill(loadedEnd, to);
+        }
+        loadedEnd = to;
+    }
+
+    /** Reads the file's blocks {@code [from, to)} into the window, as zeros where the file holds only zeros. */
+    private void fill(int from, int to) throws IOException {
+        if (to <= from) {
+            return;
+        }
+        int diskEnd = Math.min(to, Math.max(from, geometry.alignUp(zeroFrom)));
+        if (diskEnd > from) {
             ByteBuffer target = buffer.duplicate();
-            target.limit(diskEnd - base).position(loadedEnd - base);
-            file.readFully(target, loadedEnd);
+            target.limit(diskEnd - base).position(from - base);
+            file.readFully(target, from);
         }
         ByteBuffer zeros = buffer.duplicate();
         zeros.limit(to - base).position(diskEnd - base);
         while (zeros.hasRemaining()) {
             zeros.put(ZEROS, 0, Math.min(ZEROS.length, zeros.remaining()));
         }
-        loadedEnd = to;
     }
 }

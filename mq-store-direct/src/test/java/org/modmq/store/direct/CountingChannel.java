@@ -8,6 +8,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** A file channel that counts the positional reads, writes and forces it passes on. */
 final class CountingChannel extends FileChannel {
@@ -15,6 +16,7 @@ final class CountingChannel extends FileChannel {
     /** Counts shared by every channel one opener opens. */
     static final class Counts {
         final AtomicInteger reads = new AtomicInteger();
+        final AtomicLong readBytes = new AtomicLong();
         final AtomicInteger writes = new AtomicInteger();
         final AtomicInteger forces = new AtomicInteger();
 
@@ -34,7 +36,9 @@ final class CountingChannel extends FileChannel {
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
         counts.reads.incrementAndGet();
-        return delegate.read(dst, position);
+        int read = delegate.read(dst, position);
+        counts.readBytes.addAndGet(Math.max(0, read));
+        return read;
     }
 
     @Override

@@ -102,6 +102,46 @@ class DirectSegmentIoTest {
         assertThat(backend.cache().size()).as("cache after the segment closed").isZero();
     }
 
+    @Test
+    void overwritingWholeBlocksOfAWrittenFileReadsOnlyThePartlyWrittenOnes() {
+        Path file = dir.resolve("overwrite");
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 0, 12 * BLOCK);
+        }
+        backend.close();
+        backend = newBackend();
+        int before = counts.reads.get();
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 2 * BLOCK, 3 * BLOCK);
+            assertThat(counts.reads).as("reads for a write of whole blocks").hasValue(before);
+            write(segment, 5 * BLOCK + 100, BLOCK);
+            assertThat(counts.reads).as("reads for a write ending inside a block").hasValue(before + 1);
+            read(segment, 0, 12 * BLOCK);
+        }
+    }
+
+    @Test
+    void aWriteFarBeyondTheLoadedBlocksMovesTheWindowInsteadOfReadingTheGap() {
+        Path file = dir.resolve("scattered");
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 0, CAPACITY);
+        }
+        backend.close();
+        // A window as large as the file, so that every write below lands inside it.
+        backend = new DirectStorageBackend(new DirectConfig(CAPACITY, 0), ByteBufAllocator.DEFAULT, counts.opener());
+        long before = counts.readBytes.get();
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 100, 50);
+            write(segment, 3 * BLOCK + 100, 50);
+            assertThat(counts.readBytes.get() - before).as("a near write reads the blocks up to it")
+                    .isEqualTo(4 * BLOCK);
+            write(segment, 40 * BLOCK + 100, 50);
+            assertThat(counts.readBytes.get() - before).as("a far write reads only its own block")
+                    .isEqualTo(5 * BLOCK);
+            read(segment, 0, CAPACITY);
+        }
+    }
+
     private static void write(Segment segment, int position, int length) {
         ByteBuf source = Unpooled.buffer(length).writeZero(length);
         try {
