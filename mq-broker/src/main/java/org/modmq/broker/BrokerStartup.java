@@ -21,6 +21,7 @@ public final class BrokerStartup {
     }
 
     public static void main(String[] args) {
+        StartupWarmup.start();
         Path configFile = configFile(args);
         if (configFile == null) {
             LOG.error("usage: BrokerStartup -c <broker.conf>");
