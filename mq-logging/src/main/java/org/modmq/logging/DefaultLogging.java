@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
 /**
  * The distribution's logging, built in code: INFO to stdout and to {@code <log dir>/<name>.log}, rolled
  * daily and at 100 MB, 7 days and 1 GB kept; Netty and Ratis at WARN. The launchers set
- * {@code modmq.log.dir} and {@code modmq.log.name}.
+ * {@code modmq.log.dir} and {@code modmq.log.name}; without the first there is no file.
  *
  * <p>Why not the XML file it replaces: reading an XML configuration runs logback's parser and model
  * framework, cold code that cost a restarted broker about 0.1 s of its start. When the system property
@@ -44,11 +44,10 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
         if (properties.apply(CONFIGURATION_FILE_PROPERTY) != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        LogFiles files = LogFiles.from(properties);
         ch.qos.logback.classic.Logger root = context.getLogger(ch.qos.logback.classic.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
         root.addAppender(console(context));
-        root.addAppender(file(context, files));
+        LogFiles.from(properties).ifPresent(files -> root.addAppender(file(context, files)));
         QUIET.forEach((name, level) -> context.getLogger(name).setLevel(level));
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }

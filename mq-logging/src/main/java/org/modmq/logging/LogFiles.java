@@ -2,12 +2,13 @@ package org.modmq.logging;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
  * Where a process logs: {@code <dir>/<name>.log}, rolled to {@code <dir>/<name>.<day>.<n>.log}. The
- * directory and name come from {@code modmq.log.dir} (default {@code logs}) and {@code modmq.log.name}
- * (default {@code modmq}), as the launchers set them.
+ * directory and name come from {@code modmq.log.dir} and {@code modmq.log.name} (default
+ * {@code modmq}), as the launchers set them.
  */
 record LogFiles(Path dir, String name) {
 
@@ -25,10 +26,18 @@ record LogFiles(Path dir, String name) {
         }
     }
 
-    static LogFiles from(UnaryOperator<String> properties) {
+    /**
+     * The files named by the launchers' properties, or empty when {@code modmq.log.dir} is not set: a
+     * process started some other way (embedded, a test loading the jars) logs to stdout only rather than
+     * create {@code logs/} in whatever directory it runs in.
+     */
+    static Optional<LogFiles> from(UnaryOperator<String> properties) {
         String dir = Objects.requireNonNullElse(properties.apply(DIR_PROPERTY), "");
         String name = Objects.requireNonNullElse(properties.apply(NAME_PROPERTY), "");
-        return new LogFiles(Path.of(dir.isBlank() ? "logs" : dir), name.isBlank() ? "modmq" : name);
+        if (dir.isBlank()) {
+            return Optional.empty();
+        }
+        return Optional.of(new LogFiles(Path.of(dir), name.isBlank() ? "modmq" : name));
     }
 
     String activeFile() {

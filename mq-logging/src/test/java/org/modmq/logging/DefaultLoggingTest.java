@@ -55,8 +55,17 @@ class DefaultLoggingTest {
     }
 
     @Test
-    void defaultsToLogsSlashModmqWithoutTheLauncherProperties() {
-        LogFiles files = LogFiles.from(name -> null);
+    void logsToStdoutOnlyWithoutTheLaunchersLogDirectory() {
+        ExecutionStatus status = new DefaultLogging().configure(context, name -> null);
+
+        assertThat(status).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+        assertThat(context.getLogger(ch.qos.logback.classic.Logger.ROOT_LOGGER_NAME).iteratorForAppenders())
+                .toIterable().extracting(appender -> appender.getName()).containsExactly("STDOUT");
+    }
+
+    @Test
+    void namesTheFileModmqWithoutTheLaunchersLogName() {
+        LogFiles files = LogFiles.from(Map.of("modmq.log.dir", "logs")::get).orElseThrow();
 
         assertThat(files.activeFile()).isEqualTo(Path.of("logs", "modmq.log").toString());
         assertThat(files.rolledPattern()).isEqualTo("logs/modmq.%d{yyyy-MM-dd}.%i.log");
