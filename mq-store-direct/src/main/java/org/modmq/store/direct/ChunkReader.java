@@ -17,14 +17,17 @@ final class ChunkReader {
     private final long segmentId;
     private final ReadCache cache;
     private final AlignedBufferPool pool;
+    private final AlignedBufferPool runPool;
     private final int chunkBytes;
 
-    ChunkReader(SegmentFile file, int capacity, long segmentId, ReadCache cache, AlignedBufferPool pool) {
+    ChunkReader(SegmentFile file, int capacity, long segmentId, ReadCache cache, AlignedBufferPool pool,
+                AlignedBufferPool runPool) {
         this.file = Objects.requireNonNull(file, "file");
         this.capacity = capacity;
         this.segmentId = segmentId;
         this.cache = Objects.requireNonNull(cache, "cache");
         this.pool = Objects.requireNonNull(pool, "pool");
+        this.runPool = Objects.requireNonNull(runPool, "runPool");
         this.chunkBytes = Math.max(pool.bufferBytes(), file.geometry().blockSize());
     }
 
@@ -45,6 +48,9 @@ final class ChunkReader {
             return stop - position;
         }
         byte[] data = cache.get(segmentId, chunk);
+        if (data == null && end - chunkStart >= 2 * chunkBytes && runPool.bufferBytes() >= 2 * chunkBytes) {
+            return copyRun(chunkStart, position, end, target, zeroFrom);
+        }
         if (data == null) {
             data = readChunk(chunkStart, chunkEnd - chunkStart);
             cache.put(segmentId, chunk, data);
@@ -63,6 +69,28 @@ final class ChunkReader {
     /** Drops every cached chunk of this segment. */
     void invalidateAll() {
         cache.invalidateAll(segmentId);
+    }
+
+    /**
+     * A read of several chunks: one positional read of up to a run buffer's bytes straight into
+     * {@code target}, not cached (such reads are one-off passes, which would only push out the chunks that
+     * are read again). The cache and the file agree, so chunks of the run that are cached are simply
+     * read again.
+     */
+    private int copyRun(int chunkStart, int position, int end, ByteBuf target, int zeroFrom) throws IOException {
+        int stop = (int) Math.min(Math.min(end, capacity), Math.min((long) chunkStart + runPool.bufferBytes(),
+                Math.max((long) chunkStart + chunkBytes, zeroFrom)));
+        int length = file.geometry().alignUp(stop - chunkStart);
+        ByteBuffer buffer = runPool.acquire(file.geometry());
+        try {
+            buffer.limit(Math.min(length, buffer.capacity()));
+            file.readFully(buffer, chunkStart);
+            buffer.flip().position(position - chunkStart).limit(stop - chunkStart);
+            target.writeBytes(buffer);
+            return stop - position;
+        } finally {
+            runPool.release(buffer);
+        }
     }
 
     private byte[] readChunk(int chunkStart, int length) throws IOException {

@@ -39,7 +39,8 @@ final class DirectSegment implements Segment {
         this.file = Objects.requireNonNull(file, "file");
         this.capacity = capacity;
         this.allocator = resources.allocator();
-        this.reader = new ChunkReader(file, capacity, resources.segmentId(), resources.cache(), resources.pool());
+        this.reader = new ChunkReader(file, capacity, resources.segmentId(), resources.cache(), resources.pool(),
+                resources.runPool());
         this.writer = new StagingWriter(file, capacity, resources.writeBufferBytes(), zeroFrom, reader::invalidate);
         this.onClose = Objects.requireNonNull(onClose, "onClose");
         // An existing file may hold bytes a previous segment wrote out without forcing them; the first

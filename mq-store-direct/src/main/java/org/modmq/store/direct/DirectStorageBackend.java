@@ -29,12 +29,16 @@ final class DirectStorageBackend implements StorageBackend {
 
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final int POOLED_READ_BUFFERS = 8;
+    /** Reads of many chunks at once (a recovery walk, an index file's slots) go through these. */
+    private static final int RUN_BUFFER_BYTES = 1024 * 1024;
+    private static final int POOLED_RUN_BUFFERS = 2;
 
     private final DirectConfig config;
     private final ByteBufAllocator allocator;
     private final ChannelOpener opener;
     private final ReadCache cache;
     private final AlignedBufferPool pool = new AlignedBufferPool(READ_BUFFER_BYTES, POOLED_READ_BUFFERS);
+    private final AlignedBufferPool runPool = new AlignedBufferPool(RUN_BUFFER_BYTES, POOLED_RUN_BUFFERS);
     private final Map<Path, DirectSegment> open = new LinkedHashMap<>();
     private long nextSegmentId;
     private boolean closed;
@@ -88,7 +92,7 @@ final class DirectStorageBackend implements StorageBackend {
         } catch (UnsupportedOperationException e) {
             throw new StorageException("cannot open " + file + " for direct I/O: " + e, new IOException(e));
         }
-        SegmentResources resources = new SegmentResources(allocator, cache, pool, config.writeBufferBytes(),
+        SegmentResources resources = new SegmentResources(allocator, cache, pool, runPool, config.writeBufferBytes(),
                 nextSegmentId++);
         DirectSegment segment = new DirectSegment(new SegmentFile(file, channel, geometry), capacity, resources,
                 created ? 0 : capacity, () -> closed(absolute));

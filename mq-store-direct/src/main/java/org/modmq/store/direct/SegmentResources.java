@@ -9,16 +9,18 @@ import java.util.Objects;
  *
  * @param allocator for read views handed to callers
  * @param cache the backend's read cache
- * @param pool the backend's aligned read buffers
+ * @param pool the backend's aligned read buffers, one chunk each
+ * @param runPool the backend's aligned buffers for reads of many chunks at once
  * @param writeBufferBytes requested staging buffer size
  * @param segmentId unique within the backend, keys the cache
  */
-record SegmentResources(ByteBufAllocator allocator, ReadCache cache, AlignedBufferPool pool, int writeBufferBytes,
-                        long segmentId) {
+record SegmentResources(ByteBufAllocator allocator, ReadCache cache, AlignedBufferPool pool,
+                        AlignedBufferPool runPool, int writeBufferBytes, long segmentId) {
 
     SegmentResources {
         Objects.requireNonNull(allocator, "allocator");
         Objects.requireNonNull(cache, "cache");
         Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(runPool, "runPool");
     }
 }

@@ -142,6 +142,33 @@ class DirectSegmentIoTest {
         }
     }
 
+    @Test
+    void aReadOfSeveralChunksIsOneReadAndIsNotCached() {
+        Path file = dir.resolve("run");
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 0, 40 * BLOCK);
+        }
+        backend.close();
+        backend = newBackend();
+        int before = counts.reads.get();
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            read(segment, 100, 40 * BLOCK - 100);
+            assertThat(counts.reads).as("reads of 160 KiB").hasValue(before + 1);
+            assertThat(backend.cache().size()).as("cached bytes").isZero();
+
+            write(segment, 50 * BLOCK, 3000);
+            ByteBuf view = segment.read(30 * BLOCK, 25 * BLOCK);
+            try {
+                for (int i = 0; i < 10 * BLOCK; i++) {
+                    assertThat(view.getByte(i)).isEqualTo((byte) (30 * BLOCK + i + 1));
+                }
+                assertThat(view.getByte(20 * BLOCK)).as("a staged byte").isEqualTo((byte) (50 * BLOCK + 1));
+            } finally {
+                view.release();
+            }
+        }
+    }
+
     private static void write(Segment segment, int position, int length) {
         ByteBuf source = Unpooled.buffer(length).writeZero(length);
         try {

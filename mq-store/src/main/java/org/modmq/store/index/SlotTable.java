@@ -26,7 +26,7 @@ final class SlotTable {
     private static final int SLOTS_PER_PAGE = 1024;
     /** Pages read one by one before the rest is read in one pass. */
     static final int LAZY_PAGES = 64;
-    private static final int PAGES_PER_READ = 64;
+    private static final int PAGES_PER_READ = 256;
     private static final int BRIDGED_PAGES = 16;
 
     private final Segment segment;
