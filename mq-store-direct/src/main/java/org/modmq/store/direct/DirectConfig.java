@@ -25,7 +25,7 @@ record DirectConfig(int writeBufferBytes, long readCacheBytes) {
                     "direct backend: staging buffer of each written segment, rounded down to whole blocks "
                             + "(at least one block, at most the segment), allocated on its first write."),
             ConfigKey.bytes(READ_CACHE_KEY, DEFAULT_READ_CACHE_BYTES, 0, Integer.MAX_VALUE,
-                    "direct backend: cache of recently read 64 KiB chunks shared by all segments; 0 turns it off."));
+                    "direct backend: cache of recently read 64 KiB chunks shared by all segments (a read of several chunks at once bypasses it); 0 turns it off."));
 
     DirectConfig {
         if (writeBufferBytes <= 0) {
