@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.TopicConfig;
@@ -20,6 +21,8 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * {@link #close()} shuts the client down and is idempotent.
  */
 final class StockAdmin implements AutoCloseable {
+
+    private static final long ERROR_RETRY_MILLIS = 5_000;
 
     private final DefaultMQAdminExt admin;
     private boolean closed;
@@ -48,11 +51,26 @@ final class StockAdmin implements AutoCloseable {
         }
     }
 
-    /** The broker's {@code commitLogMaxOffset}; throws while it does not answer. */
+    /**
+     * The broker's {@code commitLogMaxOffset}; throws while it does not answer. An error answer is asked
+     * again for up to {@value #ERROR_RETRY_MILLIS} ms: a stock broker answers GET_BROKER_RUNTIME_INFO with
+     * SYSTEM_ERROR ({@code NoSuchElementException} from its stats) until its first stats sample is taken.
+     */
     long commitLogMaxOffset(String brokerAddr) {
         KVTable table;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ERROR_RETRY_MILLIS);
         try {
-            table = admin.fetchBrokerRuntimeStats(brokerAddr);
+            while (true) {
+                try {
+                    table = admin.fetchBrokerRuntimeStats(brokerAddr);
+                    break;
+                } catch (MQBrokerException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw e;
+                    }
+                    Thread.sleep(100);
+                }
+            }
         } catch (RemotingException | MQBrokerException e) {
             throw new IllegalStateException("no runtime info from " + brokerAddr, e);
         } catch (InterruptedException e) {
