@@ -104,11 +104,7 @@ class DirectSegmentIoTest {
 
     @Test
     void overwritingWholeBlocksOfAWrittenFileReadsOnlyThePartlyWrittenOnes() {
-        Path file = dir.resolve("overwrite");
-        try (Segment segment = backend.open(file, CAPACITY)) {
-            write(segment, 0, 12 * BLOCK);
-        }
-        backend.close();
+        Path file = writtenAndClosed("overwrite", 12 * BLOCK);
         backend = newBackend();
         int before = counts.reads.get();
         try (Segment segment = backend.open(file, CAPACITY)) {
@@ -122,11 +118,7 @@ class DirectSegmentIoTest {
 
     @Test
     void aWriteFarBeyondTheLoadedBlocksMovesTheWindowInsteadOfReadingTheGap() {
-        Path file = dir.resolve("scattered");
-        try (Segment segment = backend.open(file, CAPACITY)) {
-            write(segment, 0, CAPACITY);
-        }
-        backend.close();
+        Path file = writtenAndClosed("scattered", CAPACITY);
         // A window as large as the file, so that every write below lands inside it.
         backend = new DirectStorageBackend(new DirectConfig(CAPACITY, 0), ByteBufAllocator.DEFAULT, counts.opener());
         long before = counts.readBytes.get();
@@ -144,11 +136,7 @@ class DirectSegmentIoTest {
 
     @Test
     void aReadOfSeveralChunksIsOneReadAndIsNotCached() {
-        Path file = dir.resolve("run");
-        try (Segment segment = backend.open(file, CAPACITY)) {
-            write(segment, 0, 40 * BLOCK);
-        }
-        backend.close();
+        Path file = writtenAndClosed("run", 40 * BLOCK);
         backend = newBackend();
         int before = counts.reads.get();
         try (Segment segment = backend.open(file, CAPACITY)) {
@@ -167,6 +155,16 @@ class DirectSegmentIoTest {
                 view.release();
             }
         }
+    }
+
+    /** A file of {@code length} written bytes, its backend closed (so nothing of it is cached or staged). */
+    private Path writtenAndClosed(String name, int length) {
+        Path file = dir.resolve(name);
+        try (Segment segment = backend.open(file, CAPACITY)) {
+            write(segment, 0, length);
+        }
+        backend.close();
+        return file;
     }
 
     private static void write(Segment segment, int position, int length) {

@@ -21,10 +21,7 @@ class SlotTableTest {
     @Test
     void readsOnlyThePagesItsSlotsAreUsedFrom() {
         try (Segment segment = backend.open(dir.resolve("index"), HEADER + 4 * SLOTS)) {
-            SlotTable fresh = new SlotTable(segment, HEADER, SLOTS, false);
-            fresh.set(3, 30);
-            fresh.set(4999, 49990);
-            fresh.writeThrough();
+            writeThrough(segment, false, 3, 30, 4999, 49990);
 
             SlotTable reopened = new SlotTable(segment, HEADER, SLOTS, true);
 
@@ -66,15 +63,8 @@ class SlotTableTest {
     @Test
     void writesBackChangedPagesOnlyWithTheSlotsItRead() {
         try (Segment segment = backend.open(dir.resolve("index"), HEADER + 4 * SLOTS)) {
-            SlotTable first = new SlotTable(segment, HEADER, SLOTS, false);
-            first.set(1025, 7);
-            first.set(1026, 8);
-            first.writeThrough();
-
-            SlotTable second = new SlotTable(segment, HEADER, SLOTS, true);
-            second.set(1026, 9);
-            second.set(2048, 10);
-            second.writeThrough();
+            writeThrough(segment, false, 1025, 7, 1026, 8);
+            writeThrough(segment, true, 1026, 9, 2048, 10);
 
             SlotTable third = new SlotTable(segment, HEADER, SLOTS, true);
             assertThat(third.get(1025)).isEqualTo(7);
@@ -82,5 +72,14 @@ class SlotTableTest {
             assertThat(third.get(2048)).isEqualTo(10);
             assertThat(third.get(0)).isZero();
         }
+    }
+
+    /** A table of {@link #SLOTS} over {@code segment} that sets each (slot, entry) pair and writes through. */
+    private static void writeThrough(Segment segment, boolean stored, int... slotsAndEntries) {
+        SlotTable table = new SlotTable(segment, HEADER, SLOTS, stored);
+        for (int i = 0; i < slotsAndEntries.length; i += 2) {
+            table.set(slotsAndEntries[i], slotsAndEntries[i + 1]);
+        }
+        table.writeThrough();
     }
 }
