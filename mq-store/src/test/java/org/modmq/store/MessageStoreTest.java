@@ -236,6 +236,37 @@ class MessageStoreTest {
         }
     }
 
+    @Test
+    void aCrashWalksOnlyTheSegmentOfTheFlushedOffsetUnlessTheFilesEndBelowIt() throws Exception {
+        long end;
+        try (MessageStore store = open()) {
+            String padding = "y".repeat(4000);
+            for (int i = 0; i < 100; i++) {
+                put(store, "T", 0, "w-" + i + padding, null, null);
+            }
+            end = store.getCommitLogMaxOffset();
+            assertThat(end).isGreaterThan(5 * 65536L);
+        }
+        var checkpoint = new org.modmq.store.recovery.CheckpointFile(root.resolve("checkpoint"));
+        var clean = checkpoint.read();
+        Files.createFile(root.resolve("abort"));
+        try (MessageStore store = open()) {
+            assertThat(store.recoveryReport().verifiedFrom()).as("walk start").isEqualTo((end - 1) / 65536 * 65536);
+            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
+        }
+
+        // A checkpoint newer than the files: they end below its flushed offset, so the walk starts earlier.
+        checkpoint.write(new org.modmq.store.recovery.Checkpoint(clean.physicMsgTimestamp(),
+                clean.logicsMsgTimestamp(), clean.indexMsgTimestamp(), end + 100, end + 100, end));
+        Files.createFile(root.resolve("abort"));
+        try (MessageStore store = open()) {
+            assertThat(store.recoveryReport().verifiedFrom()).as("walk start")
+                    .isLessThan((end - 1) / 65536 * 65536);
+            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
+            assertThat(store.getMaxOffsetInQueue("T", 0)).isEqualTo(100);
+        }
+    }
+
     private static void copyTree(Path from, Path to) throws java.io.IOException {
         try (var paths = Files.walk(from)) {
             for (Path path : (Iterable<Path>) paths::iterator) {

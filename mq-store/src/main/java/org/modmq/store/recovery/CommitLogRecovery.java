@@ -15,12 +15,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the CommitLog's end at open. After a clean close the checkpoint's {@code confirmPhyOffset} is
  * trusted. After a crash the log is walked from the start of the segment holding the checkpoint's
- * flushed offset, or of the third-last segment if that is earlier; each record's magic, size, position
- * and field lengths are checked, and the log is cut at the first bad or torn record (its tail zeroed,
- * later segments deleted). The body CRC is checked from the segment holding the flushed offset on: a
- * segment wholly below it was forced before the checkpoint was written (RocketMQ checks CRCs from the
- * checkpoint's segment on too), and its framing is still checked, so a checkpoint newer than the files
- * cannot make the walk accept garbage. Runs once, before the store serves anything; not thread-safe.
+ * flushed offset (everything below it was forced before the checkpoint was written). Only when the
+ * files end below that offset, files older than the checkpoint, is it walked again from the third-last
+ * segment. Each record's magic, size, position and field lengths are checked, and the log is cut at the
+ * first bad or torn record (its tail zeroed, later segments deleted). The body CRC is checked from the
+ * segment holding the flushed offset on (RocketMQ checks CRCs from the checkpoint's segment on too); in
+ * the wider walk the segments below it have their framing checked. Runs once, before the store serves
+ * anything; not thread-safe.
  */
 public final class CommitLogRecovery {
 
@@ -51,15 +52,44 @@ public final class CommitLogRecovery {
         List<Long> starts = files.starts();
         long from = starts.get(Math.max(0, starts.size() - WALK_SEGMENTS));
         long flushed = checkpoint.masterFlushedOffset();
+        long dispatched = checkpoint.logicsFlushedOffset();
         long crcFrom = from;
         if (flushed > 0) {
             from = Math.max(files.firstStart(), Math.min(from, files.startOf(flushed)));
             crcFrom = Math.max(from, files.startOf(flushed));
+            // Everything below the flushed offset was forced before the checkpoint was written, so the
+            // walk may start at the segment holding the last forced byte. Only when the files end below
+            // that offset (files older than the checkpoint) do the segments before it need walking too.
+            long forcedSegment = flushed > files.firstStart() ? files.startOf(flushed - 1) : from;
+            if (forcedSegment > from && files.find(forcedSegment) != null) {
+                Walk narrow = walk(forcedSegment, forcedSegment, dispatched);
+                if (narrow.end() >= flushed) {
+                    return finish(abnormal, narrow, dispatched);
+                }
+                LOG.warn("CommitLog ends at {}, below the checkpoint's flushed offset {}; walking again from {}",
+                        narrow.end(), flushed, from);
+            }
         }
-        return walk(abnormal, from, crcFrom, checkpoint.logicsFlushedOffset());
+        return finish(abnormal, walk(from, crcFrom, dispatched), dispatched);
     }
 
-    private RecoveryOutcome walk(boolean abnormal, long from, long crcFrom, long dispatched) {
+    /** What one walk found; nothing is cut yet. */
+    private record Walk(long from, long crcFrom, long end, long verified, String reason, boolean passedDispatched) {
+    }
+
+    private RecoveryOutcome finish(boolean abnormal, Walk walk, long dispatched) {
+        if (!walk.reason().isEmpty()) {
+            LOG.error("CommitLog record at {} is bad ({}); the log is cut there", walk.end(), walk.reason());
+        }
+        log.truncate(walk.end());
+        LOG.info("CommitLog recovered: verified {} records from {} (body CRC from {}), end {}", walk.verified(),
+                walk.from(), walk.crcFrom(), walk.end());
+        long redispatch = walk.passedDispatched() ? dispatched : Math.min(walk.from(), dispatched);
+        return new RecoveryOutcome(abnormal, walk.from(), walk.end(), walk.verified(),
+                walk.reason().isEmpty() ? -1 : walk.end(), walk.reason(), walk.crcFrom(), redispatch);
+    }
+
+    private Walk walk(long from, long crcFrom, long dispatched) {
         SegmentFiles files = log.files();
         long at = from;
         long verified = 0;
@@ -99,15 +129,7 @@ public final class CommitLogRecovery {
         } finally {
             window.release();
         }
-        if (!reason.isEmpty()) {
-            LOG.error("CommitLog record at {} is bad ({}); the log is cut there", at, reason);
-        }
-        log.truncate(at);
-        LOG.info("CommitLog recovered: verified {} records from {} (body CRC from {}), end {}", verified, from,
-                crcFrom, at);
-        long redispatch = passedDispatched ? dispatched : Math.min(from, dispatched);
-        return new RecoveryOutcome(abnormal, from, at, verified, reason.isEmpty() ? -1 : at, reason, crcFrom,
-                redispatch);
+        return new Walk(from, crcFrom, at, verified, reason, passedDispatched);
     }
 
     private static String check(Window window, Segment segment, int position, int size, int magic, long at,
