@@ -15,16 +15,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerStartup {
 
-    private static final Logger LOG = LoggerFactory.getLogger(BrokerStartup.class);
-
     private BrokerStartup() {
     }
 
     public static void main(String[] args) {
+        // No logger in a static field here: the warm-up thread sets up logging while this one initialises
+        // the configuration parser's key tables, which log nothing.
         StartupWarmup.start();
+        BrokerConfigParser.knownKeys();
+        StartupWarmup.awaitLogging();
+        Logger log = LoggerFactory.getLogger(BrokerStartup.class);
         Path configFile = configFile(args);
         if (configFile == null) {
-            LOG.error("usage: BrokerStartup -c <broker.conf>");
+            log.error("usage: BrokerStartup -c <broker.conf>");
             System.exit(1);
             return;
         }
@@ -33,11 +36,11 @@ public final class BrokerStartup {
             BrokerConfig config = BrokerConfigParser.parse(configFile);
             broker = new BrokerServer(config, Clock.systemUTC()).start();
         } catch (ConfigException e) {
-            LOG.error("broker configuration error: {}", e.getMessage());
+            log.error("broker configuration error: {}", e.getMessage());
             System.exit(1);
             return;
         } catch (RuntimeException e) {
-            LOG.error("broker failed to start", e);
+            log.error("broker failed to start", e);
             System.exit(1);
             return;
         }
