@@ -19,12 +19,11 @@ public final class BrokerStartup {
     }
 
     public static void main(String[] args) {
-        // No logger in a static field here: the warm-up thread sets up logging while this one initialises
-        // the configuration parser's key tables, which log nothing.
+        // No logger in a static field here: the warm-up thread's first steps run while this one sets up
+        // logging, which it then reports done.
         StartupWarmup.start();
-        BrokerConfigParser.knownKeys();
-        StartupWarmup.awaitLogging();
         Logger log = LoggerFactory.getLogger(BrokerStartup.class);
+        StartupWarmup.loggingReady();
         Path configFile = configFile(args);
         if (configFile == null) {
             log.error("usage: BrokerStartup -c <broker.conf>");
