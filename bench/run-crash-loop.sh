@@ -34,6 +34,7 @@ DIST=${MODMQ_DIST:-$( (ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null
 DIST=${DIST%/}
 TIME_LIMIT=${BENCH_TIME_LIMIT:-3600}                # seconds per backend, hard bound
 PRIME=${BENCH_PRIME:-1}                             # 1: one clean start/stop first (records the CDS archive)
+BROKER_OPTS=${BENCH_BROKER_JAVA_OPTS:-}             # extra JVM options of the broker, e.g. a profiler agent
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -135,7 +136,7 @@ EOF
     if [ "$PRIME" = 1 ]; then
         # One clean start and stop first: the launcher records its class-data archive only when a JVM
         # exits cleanly, so without it every restart of a freshly built distribution would run without.
-        MODMQ_LOG_DIR="$dir/broker" JAVA_OPTS="-Duser.home=$dir/broker/home" \
+        MODMQ_LOG_DIR="$dir/broker" JAVA_OPTS="-Duser.home=$dir/broker/home $BROKER_OPTS" \
             "$DIST/bin/mqbroker" -c "$dir/broker/broker.conf" >"$dir/broker/prime.out" 2>&1 &
         primepid=$!; PIDS+=("$primepid")
         wait_port "$bport" 60 "$primepid" || die "broker did not start (log: $dir/broker/prime.out)"
@@ -144,7 +145,7 @@ EOF
     log "$backend: name server $nsport, broker $bport, $CYCLES cycles"
     started=$(date +%s)
     set +e
-    line=$(MODMQ_LOG_DIR="$dir/broker" JAVA_OPTS="-Duser.home=$dir/broker/home" \
+    line=$(MODMQ_LOG_DIR="$dir/broker" JAVA_OPTS="-Duser.home=$dir/broker/home $BROKER_OPTS" \
         timeout --kill-after=30 "$TIME_LIMIT" java -jar "$JAR" crashloop -n "127.0.0.1:$nsport" \
         --broker-cmd "$DIST/bin/mqbroker" --broker-conf "$dir/broker/broker.conf" \
         --broker-addr "127.0.0.1:$bport" --broker-log "$dir/broker/broker.out" \

@@ -104,4 +104,57 @@ class RedispatchAfterCrashTest {
                     + puts.get(15).commitLogOffset() + ")"));
         }
     }
+
+    @Test
+    void aCrashWalksFromTheDispatchedRecordInsteadOfTheSegmentStart() throws Exception {
+        List<PutResult> puts = putTwenty();
+        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
+        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0, end, end,
+                puts.get(15).commitLogOffset()));
+        Files.createFile(root.resolve("abort"));
+        try (MessageStore store = open()) {
+            assertThat(store.recoveryReport().verifiedFrom()).isEqualTo(puts.get(15).commitLogOffset());
+            assertThat(store.recoveryReport().recordsVerified()).isEqualTo(5);
+            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
+            assertReadable(store);
+        }
+    }
+
+    @Test
+    void aFlushedOffsetInsideARecordWalksTheWholeSegment() throws Exception {
+        List<PutResult> puts = putTwenty();
+        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
+        // A replica's flushed offset may end inside a record; dispatch had got further.
+        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0,
+                puts.get(12).commitLogOffset() + 5, end, end));
+        Files.createFile(root.resolve("abort"));
+        try (MessageStore store = open()) {
+            assertThat(store.recoveryReport().verifiedFrom()).isEqualTo(puts.get(0).commitLogOffset());
+            assertThat(store.recoveryReport().recordsVerified()).isEqualTo(20);
+            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
+            assertReadable(store);
+        }
+    }
+
+    private List<PutResult> putTwenty() throws Exception {
+        List<PutResult> puts = new ArrayList<>();
+        try (MessageStore store = open()) {
+            for (int i = 0; i < 20; i++) {
+                puts.add(store.putMessage(TestMessages.message("R", 0, "m" + i)).get(10, TimeUnit.SECONDS));
+            }
+        }
+        assertThat(puts.get(0).commitLogOffset()).as("one segment").isZero();
+        return puts;
+    }
+
+    private static void assertReadable(MessageStore store) {
+        assertThat(store.getMaxOffsetInQueue("R", 0)).isEqualTo(20);
+        for (int i = 0; i < 20; i++) {
+            try (GetMessageResult read = store.getMessages("R", 0, i, 1, t -> true, 1 << 20)) {
+                ByteBuf record = read.messages().get(0);
+                assertThat(new String(MessageDecoder.decode(record, record.readerIndex(), true).message().body(),
+                        StandardCharsets.UTF_8)).isEqualTo("m" + i);
+            }
+        }
+    }
 }

@@ -14,14 +14,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds the CommitLog's end at open. After a clean close the checkpoint's {@code confirmPhyOffset} is
- * trusted. After a crash the log is walked from the start of the segment holding the checkpoint's
- * flushed offset (everything below it was forced before the checkpoint was written). Only when the
- * files end below that offset, files older than the checkpoint, is it walked again from the third-last
- * segment. Each record's magic, size, position and field lengths are checked, and the log is cut at the
- * first bad or torn record (its tail zeroed, later segments deleted). The body CRC is checked from the
- * segment holding the flushed offset on (RocketMQ checks CRCs from the checkpoint's segment on too); in
- * the wider walk the segments below it have their framing checked. Runs once, before the store serves
- * anything; not thread-safe.
+ * trusted. After a crash everything below the checkpoint's flushed offset was forced before the
+ * checkpoint was written, so the walk starts at the last record start the checkpoint names below it
+ * (its dispatched offset, usually), once the record there proves to be one; failing that, at the start
+ * of the segment holding the flushed offset. Only when the files end below that offset, files older than
+ * the checkpoint, is the log walked again from the third-last segment. Each record's magic, size,
+ * position and field lengths are checked, and the log is cut at the first bad or torn record (its tail
+ * zeroed, later segments deleted). The body CRC is checked from where the walk starts, or from the
+ * segment holding the flushed offset in the wider walk, whose earlier segments have their framing
+ * checked. (RocketMQ walks and checks CRCs from the start of the checkpoint's segment.) Runs once,
+ * before the store serves anything; not thread-safe.
  */
 public final class CommitLogRecovery {
 
@@ -61,6 +63,10 @@ public final class CommitLogRecovery {
             // walk may start at the segment holding the last forced byte. Only when the files end below
             // that offset (files older than the checkpoint) do the segments before it need walking too.
             long forcedSegment = flushed > files.firstStart() ? files.startOf(flushed - 1) : from;
+            Walk tail = walkFromBoundary(forcedSegment, flushed, dispatched);
+            if (tail != null) {
+                return finish(abnormal, tail, dispatched);
+            }
             if (forcedSegment > from && files.find(forcedSegment) != null) {
                 Walk narrow = walk(forcedSegment, forcedSegment, dispatched);
                 if (narrow.end() >= flushed) {
@@ -71,6 +77,24 @@ public final class CommitLogRecovery {
             }
         }
         return finish(abnormal, walk(from, crcFrom, dispatched), dispatched);
+    }
+
+    /**
+     * The walk from the last record start the checkpoint names inside the forced segment: the dispatched
+     * offset (every dispatch position is a record start), or the flushed offset when dispatch was ahead of
+     * it (a master's flushed offset is the end of a write; a replica's may lie inside a record). Taken
+     * only when that position holds a whole, valid record (its own PHYSICALOFFSET, its body CRC) and the
+     * walk reaches the flushed offset; otherwise, {@code null}, the caller walks the whole segment. A
+     * restart after a crash then reads what came after the last logics force, not the whole segment
+     * (up to 1 GiB at the default segment size).
+     */
+    private Walk walkFromBoundary(long forcedSegment, long flushed, long dispatched) {
+        long boundary = dispatched <= flushed ? dispatched : flushed;
+        if (boundary <= forcedSegment || log.files().find(boundary) == null) {
+            return null;
+        }
+        Walk walk = walk(boundary, boundary, dispatched);
+        return walk.verified() > 0 && walk.end() >= flushed ? walk : null;
     }
 
     /** What one walk found; nothing is cut yet. */
