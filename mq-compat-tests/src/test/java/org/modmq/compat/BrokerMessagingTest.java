@@ -112,6 +112,10 @@ class BrokerMessagingTest {
                 .containsExactlyInAnyOrder("k-batch-0", "k-batch-1", "k-batch-2", "k-batch-3", "k-batch-4");
         assertThat(all).filteredOn(m -> new String(m.getBody(), UTF_8).equals("sync")).singleElement()
                 .satisfies(m -> assertThat(m.getMsgId()).isEqualTo(sync.getMsgId()));
+        // Each message of the batch is consumed with its own id, the one the producer reported for it (the
+        // client also gives the batch an id of its own, in the request header).
+        assertThat(all).filteredOn(m -> "TagB".equals(m.getTags())).extracting(MessageExt::getMsgId)
+                .containsExactlyInAnyOrder(batchResult.getMsgId().split(","));
     }
 
     @Test

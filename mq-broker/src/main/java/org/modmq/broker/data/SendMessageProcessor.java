@@ -222,7 +222,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         for (BatchBodyDecoder.Entry entry : entries) {
             if (mayCarryChecked(entry.properties())) {
-                SendChecks.properties(MessageProperties.decode(entry.properties() + header.properties()));
+                SendChecks.properties(MessageProperties.decode(entry.properties()));
             }
         }
     }
@@ -240,18 +240,22 @@ public final class SendMessageProcessor implements RequestProcessor {
                         SendHeader header, String topic, int queueId, boolean dlq) {
         boolean batch = batch(request, header);
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
-        boolean waitStore = true;
+        // A batch is answered as its header's WAIT asks; a single message carries its WAIT itself.
+        boolean waitStore = !batch || !"false".equals(MessageProperties.value(header.properties(),
+                MessageProperties.WAIT));
         InetSocketAddress storeHost = path.storeHost(channel);
         for (BatchBodyDecoder.Entry entry : entries) {
-            // The batch's own properties come after the message's, so the batch-level UNIQ_KEY and WAIT win.
-            String combined = entry.properties() + header.properties();
+            // A message of a batch keeps its own properties; the batch's (the header's: its own UNIQ_KEY,
+            // WAIT) are not added to them. RocketMQ up to 5.3.3 appended them, so that every message of a
+            // batch was consumed with the batch's UNIQ_KEY as its msgId, and stopped (apache/rocketmq#9416).
+            String combined = batch ? entry.properties() : header.properties();
             EncodedProperties plain = dlq ? null : EncodedProperties.parse(combined);
             DelayRedirect.Target target;
             String encoded;
             if (plain != null && (batch || plain.get(MessageProperties.DELAY) == null)) {
                 // Nothing to redirect or remove: the string is completed in place (EncodedProperties).
                 target = new DelayRedirect.Target(topic, queueId);
-                if (messages.isEmpty()) {
+                if (messages.isEmpty() && !batch) {
                     waitStore = !"false".equals(plain.get(MessageProperties.WAIT));
                 }
                 encoded = plain.completed(path.identity().clusterName(), path::newUniqueKey);
@@ -262,7 +266,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 }
                 target = dlq || batch ? new DelayRedirect.Target(topic, queueId)
                         : path.delay().redirect(topic, queueId, properties, header.sysFlag());
-                if (messages.isEmpty()) {
+                if (messages.isEmpty() && !batch) {
                     waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
                 }
                 encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
