@@ -53,6 +53,8 @@ WORKLOADS=${BENCH_WORKLOADS:-sync async batch drain e2e}   # phase-1 workloads t
 PROBE_SETTLE=${BENCH_PROBE_SETTLE:-1}              # seconds the probe runs before the broker is launched
 RMQ_EXTRA_OPTS=${BENCH_ROCKETMQ_JAVA_OPTS:-}       # extra JVM options of the RocketMQ brokers
 CLIENT_EXTRA_OPTS=${BENCH_CLIENT_JAVA_OPTS:-}      # extra JVM options of the workload clients (%k: broker kind)
+SETTLE_PCT=${BENCH_SETTLE_PCT:-10}                  # before each workload: wait until all brokers and name servers
+SETTLE_MAX=${BENCH_SETTLE_MAX:-30}                  #   together use < SETTLE_PCT % of a core, at most SETTLE_MAX s
 JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
 DIST=${MODMQ_DIST:-$(ls -d "$ROOT"/mq-distribution/target/modmq-*/ 2>/dev/null | head -n 1)}
 DIST=${DIST%/}
@@ -315,9 +317,27 @@ declare -A R          # R[kind|figure] = value
 declare -A CPU_TICKS MOVED
 CLIENT=${CLIENTS%% *} # the client line of the workload running now
 
+settle() { # waits until the brokers and name servers running now are idle (see SETTLE_PCT), so that
+    # a broker still compiling its start-up code, or one still busy after the previous workload, does
+    # not take CPU from the workload about to be measured on another
+    local waited=0 t0 t1 used=0 p
+    while [ "$waited" -lt "$SETTLE_MAX" ]; do
+        t0=0; for p in "${BRPID[@]}" "${NSPID[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
+        sleep 1; waited=$((waited + 1))
+        t1=0; for p in "${BRPID[@]}" "${NSPID[@]}"; do t1=$((t1 + $(cpu_ticks "$p"))); done
+        used=$(( (t1 - t0) * 100 / CLK_TCK ))
+        if [ "$used" -lt "$SETTLE_PCT" ]; then
+            [ "$waited" -le 1 ] || log "brokers and name servers idle after ${waited}s"
+            return 0
+        fi
+    done
+    log "warning: brokers and name servers still used ${used}% of a core after ${SETTLE_MAX}s"
+}
+
 run_on() { # kind label bench-args...: runs one workload against kind with $CLIENT, stores its kv line in LAST
     local kind=$1 label=$2; shift 2
     local ns=${NS[$kind]} br=${BRPID[$kind]} before after line
+    settle
     log "$label on $kind"
     before=$(cpu_ticks "$br")
     local out="$WORK/$kind-run.out" client sampled=""
@@ -471,7 +491,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$
 OTHERS=(); for kind in "${KINDS[@]}"; do [ "$kind" = modmq ] || OTHERS+=("$kind"); done
 
 echo
-echo "mode=$MODE warmup=${WARMUP}s duration=${DURATION}s drain=$DRAIN_N e2e_rate=$E2E_RATE size=$SIZE queues=$QUEUES clients='$CLIENTS' pinned=$PIN modmq_heap='${MODMQ_HEAP:-launcher default}' rocketmq_heap='$RMQ_HEAP' modmq_backend=$MODMQ_BACKEND phases='$PHASES' workloads='$WORKLOADS' nproc=$(nproc)"
+echo "mode=$MODE warmup=${WARMUP}s duration=${DURATION}s drain=$DRAIN_N e2e_rate=$E2E_RATE size=$SIZE queues=$QUEUES clients='$CLIENTS' pinned=$PIN modmq_heap='${MODMQ_HEAP:-launcher default}' rocketmq_heap='$RMQ_HEAP' modmq_backend=$MODMQ_BACKEND settle='<${SETTLE_PCT}% of a core, <= ${SETTLE_MAX}s' phases='$PHASES' workloads='$WORKLOADS' nproc=$(nproc)"
 header="| figure |"; rule="|---|"
 for kind in "${KINDS[@]}"; do header+=" $kind |"; rule+="---|"; done
 if has "${KINDS[*]}" modmq; then for o in "${OTHERS[@]}"; do header+=" modmq / ${o#rocketmq-} |"; rule+="---|"; done; fi
