@@ -122,7 +122,9 @@ public final class FreePort {
     /** The lowest ephemeral port, or {@link #LOWEST} where the range cannot be read (then bind(0) is used). */
     static int ephemeralRangeLow() {
         try {
-            String[] range = Files.readString(PORT_RANGE).trim().split("\\s+");
+            // Line by line: Files.readString trusts the size /proc reports and returned "3" for "32768\t60999"
+            // here, so every pick fell back to bind(0) inside the range (a compat test failed on it).
+            String[] range = Files.readAllLines(PORT_RANGE).get(0).trim().split("\\s+");
             return Integer.parseInt(range[0]);
         } catch (IOException | RuntimeException e) {
             return LOWEST;

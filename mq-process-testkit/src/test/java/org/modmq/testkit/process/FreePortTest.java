@@ -31,6 +31,17 @@ class FreePortTest {
     }
 
     @Test
+    void readsTheWholeEphemeralRangeFile() throws Exception {
+        java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(range), "no " + range);
+        String low;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(range)) {
+            low = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim().split("\\s+")[0];
+        }
+        assertThat(FreePort.ephemeralRangeLow()).isEqualTo(Integer.parseInt(low));
+    }
+
+    @Test
     void acceptsOnlyWhileSomethingListens() throws Exception {
         int port;
         try (ServerSocket server = new ServerSocket()) {
