@@ -57,48 +57,25 @@ class RedispatchAfterCrashTest {
 
     @Test
     void aDispatchedOffsetInsideARecordRebuildsTheQueuesFromTheWalk() throws Exception {
-        List<PutResult> puts = new ArrayList<>();
-        try (MessageStore store = open()) {
-            for (int i = 0; i < 20; i++) {
-                puts.add(store.putMessage(TestMessages.message("R", 0, "m" + i)).get(10, TimeUnit.SECONDS));
-            }
-        }
-        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
+        List<PutResult> puts = putTwenty();
+        long end = endOf(puts);
         // A crash with every queue entry lost and a checkpoint naming an offset inside record 10.
-        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0, end, end,
-                puts.get(10).commitLogOffset() + 7));
         try (Stream<Path> paths = Files.walk(root.resolve("consumequeue"))) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);
             }
         }
-        Files.createFile(root.resolve("abort"));
-        try (MessageStore store = open()) {
+        try (MessageStore store = crashedWith(new Checkpoint(0, 0, 0, end, end, puts.get(10).commitLogOffset() + 7))) {
             assertThat(store.recoveryReport().abnormal()).isTrue();
-            assertThat(store.getMaxOffsetInQueue("R", 0)).isEqualTo(20);
-            for (int i = 0; i < 20; i++) {
-                try (GetMessageResult read = store.getMessages("R", 0, i, 1, t -> true, 1 << 20)) {
-                    ByteBuf record = read.messages().get(0);
-                    assertThat(new String(MessageDecoder.decode(record, record.readerIndex(), true).message().body(),
-                            StandardCharsets.UTF_8)).isEqualTo("m" + i);
-                }
-            }
+            assertReadable(store);
         }
     }
 
     @Test
     void aDispatchedOffsetTheWalkPassedIsWhereReDispatchStarts() throws Exception {
-        List<PutResult> puts = new ArrayList<>();
-        try (MessageStore store = open()) {
-            for (int i = 0; i < 20; i++) {
-                puts.add(store.putMessage(TestMessages.message("R", 0, "m" + i)).get(10, TimeUnit.SECONDS));
-            }
-        }
-        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
-        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0, end, end,
-                puts.get(15).commitLogOffset()));
-        Files.createFile(root.resolve("abort"));
-        try (MessageStore store = open()) {
+        List<PutResult> puts = putTwenty();
+        long end = endOf(puts);
+        try (MessageStore store = crashedWith(new Checkpoint(0, 0, 0, end, end, puts.get(15).commitLogOffset()))) {
             assertThat(store.getMaxOffsetInQueue("R", 0)).isEqualTo(20);
             assertThat(store.openPhases().keySet()).anyMatch(phase -> phase.startsWith("re-dispatch (5 records from "
                     + puts.get(15).commitLogOffset() + ")"));
@@ -108,31 +85,19 @@ class RedispatchAfterCrashTest {
     @Test
     void aCrashWalksFromTheDispatchedRecordInsteadOfTheSegmentStart() throws Exception {
         List<PutResult> puts = putTwenty();
-        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
-        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0, end, end,
-                puts.get(15).commitLogOffset()));
-        Files.createFile(root.resolve("abort"));
-        try (MessageStore store = open()) {
-            assertThat(store.recoveryReport().verifiedFrom()).isEqualTo(puts.get(15).commitLogOffset());
-            assertThat(store.recoveryReport().recordsVerified()).isEqualTo(5);
-            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
-            assertReadable(store);
+        long end = endOf(puts);
+        try (MessageStore store = crashedWith(new Checkpoint(0, 0, 0, end, end, puts.get(15).commitLogOffset()))) {
+            assertWalked(store, puts.get(15).commitLogOffset(), 5, end);
         }
     }
 
     @Test
     void aFlushedOffsetInsideARecordWalksTheWholeSegment() throws Exception {
         List<PutResult> puts = putTwenty();
-        long end = puts.get(19).commitLogOffset() + puts.get(19).size();
+        long end = endOf(puts);
         // A replica's flushed offset may end inside a record; dispatch had got further.
-        new CheckpointFile(root.resolve("checkpoint")).write(new Checkpoint(0, 0, 0,
-                puts.get(12).commitLogOffset() + 5, end, end));
-        Files.createFile(root.resolve("abort"));
-        try (MessageStore store = open()) {
-            assertThat(store.recoveryReport().verifiedFrom()).isEqualTo(puts.get(0).commitLogOffset());
-            assertThat(store.recoveryReport().recordsVerified()).isEqualTo(20);
-            assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
-            assertReadable(store);
+        try (MessageStore store = crashedWith(new Checkpoint(0, 0, 0, puts.get(12).commitLogOffset() + 5, end, end))) {
+            assertWalked(store, 0, 20, end);
         }
     }
 
@@ -145,6 +110,25 @@ class RedispatchAfterCrashTest {
         }
         assertThat(puts.get(0).commitLogOffset()).as("one segment").isZero();
         return puts;
+    }
+
+    private static long endOf(List<PutResult> puts) {
+        PutResult last = puts.get(puts.size() - 1);
+        return last.commitLogOffset() + last.size();
+    }
+
+    /** Opens the store as after a crash (an abort file) with {@code checkpoint} in place. */
+    private MessageStore crashedWith(Checkpoint checkpoint) throws Exception {
+        new CheckpointFile(root.resolve("checkpoint")).write(checkpoint);
+        Files.createFile(root.resolve("abort"));
+        return open();
+    }
+
+    private static void assertWalked(MessageStore store, long from, int records, long end) {
+        assertThat(store.recoveryReport().verifiedFrom()).as("walk start").isEqualTo(from);
+        assertThat(store.recoveryReport().recordsVerified()).as("records walked").isEqualTo(records);
+        assertThat(store.getCommitLogMaxOffset()).isEqualTo(end);
+        assertReadable(store);
     }
 
     private static void assertReadable(MessageStore store) {
