@@ -232,7 +232,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         return encoded.contains("DELAY") || encoded.contains("TIMER_") || encoded.contains("INNER_NUM");
     }
 
-    /** The messages to store and whether the first one asks the answer to wait for the store. */
+    /** The messages to store and whether the request asks the answer to wait for the store. */
     private record Built(List<BrokerMessage> messages, boolean waitStore) {
     }
 
@@ -240,9 +240,8 @@ public final class SendMessageProcessor implements RequestProcessor {
                         SendHeader header, String topic, int queueId, boolean dlq) {
         boolean batch = batch(request, header);
         List<BrokerMessage> messages = new ArrayList<>(entries.size());
-        // A batch is answered as its header's WAIT asks; a single message carries its WAIT itself.
-        boolean waitStore = !batch || !"false".equals(MessageProperties.value(header.properties(),
-                MessageProperties.WAIT));
+        // The header's WAIT: a single message's own, a batch's for the whole request.
+        boolean waitStore = !"false".equals(MessageProperties.value(header.properties(), MessageProperties.WAIT));
         InetSocketAddress storeHost = path.storeHost(channel);
         for (BatchBodyDecoder.Entry entry : entries) {
             // A message of a batch keeps its own properties; the batch's (the header's: its own UNIQ_KEY,
@@ -255,9 +254,6 @@ public final class SendMessageProcessor implements RequestProcessor {
             if (plain != null && (batch || plain.get(MessageProperties.DELAY) == null)) {
                 // Nothing to redirect or remove: the string is completed in place (EncodedProperties).
                 target = new DelayRedirect.Target(topic, queueId);
-                if (messages.isEmpty() && !batch) {
-                    waitStore = !"false".equals(plain.get(MessageProperties.WAIT));
-                }
                 encoded = plain.completed(path.identity().clusterName(), path::newUniqueKey);
             } else {
                 Map<String, String> properties = MessageProperties.decode(combined);
@@ -266,9 +262,6 @@ public final class SendMessageProcessor implements RequestProcessor {
                 }
                 target = dlq || batch ? new DelayRedirect.Target(topic, queueId)
                         : path.delay().redirect(topic, queueId, properties, header.sysFlag());
-                if (messages.isEmpty() && !batch) {
-                    waitStore = !"false".equals(properties.get(MessageProperties.WAIT));
-                }
                 encoded = MessageProperties.encode(BrokerProperties.complete(properties, path));
             }
             // A UTF-16 unit never takes more than 3 UTF-8 bytes: only long strings need the exact count.

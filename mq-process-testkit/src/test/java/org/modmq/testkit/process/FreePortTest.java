@@ -2,10 +2,15 @@ package org.modmq.testkit.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,11 +37,11 @@ class FreePortTest {
 
     @Test
     void readsTheWholeEphemeralRangeFile() throws Exception {
-        java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(range), "no " + range);
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        assumeTrue(Files.isReadable(range), "no " + range);
         String low;
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(range)) {
-            low = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim().split("\\s+")[0];
+        try (InputStream in = Files.newInputStream(range)) {
+            low = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+")[0];
         }
         assertThat(FreePort.ephemeralRangeLow()).isEqualTo(Integer.parseInt(low));
     }
