@@ -48,6 +48,8 @@ RMQ_G1="-XX:+UseG1GC -XX:G1HeapRegionSize=16m -XX:G1ReservePercent=25 -XX:Initia
 RMQ_BROKER_OPTS=${BENCH_ROCKETMQ_BROKER_OPTS:--server -Xms2g -Xmx2g $RMQ_G1 -XX:-OmitStackTraceInFastThrow -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=15g -XX:-UseLargePages}
 RMQ_NAMESRV_OPTS=${BENCH_ROCKETMQ_NAMESRV_OPTS:--server -Xms1g -Xmx1g -XX:MetaspaceSize=128m -XX:MaxMetaspaceSize=320m $RMQ_G1 -XX:-OmitStackTraceInFastThrow -XX:-UseLargePages}
 MODMQ_HEAP=${BENCH_MODMQ_HEAP:-}                   # empty: modmq's launcher defaults
+MODMQ_BROKER_OPTS=${BENCH_MODMQ_BROKER_JAVA_OPTS:-}  # extra JVM options of modmq's brokers (a profiler, -Xlog)
+MODMQ_NAMESRV_OPTS=${BENCH_MODMQ_NAMESRV_JAVA_OPTS:-} # and of its name server with the controller
 START_TIMEOUT=${BENCH_START_TIMEOUT:-120}          # seconds for a process to listen, and for the set to be healthy
 KEEP=${BENCH_KEEP:-0}                              # 1 keeps the temp folder (logs, stores)
 JAR=${BENCH_JAR:-$ROOT/mq-bench/target/mq-bench.jar}
@@ -174,7 +176,7 @@ controllerDLegerPeers=n0-127.0.0.1:$ctlport
 controllerDLegerSelfId=n0
 controllerStorePath=$dir/ctl
 EOF
-            MODMQ_LOG_DIR="$dir/ns" JAVA_OPTS="-Duser.home=$dir/ns/home" \
+            MODMQ_LOG_DIR="$dir/ns" JAVA_OPTS="-Duser.home=$dir/ns/home $MODMQ_NAMESRV_OPTS" \
                 "$DIST/bin/mqnamesrv" -c "$dir/ns/namesrv.conf" >"$dir/ns/namesrv.out" 2>&1 &
             ;;
         rocketmq)
@@ -231,7 +233,7 @@ EOF
             modmq)
                 printf 'haListenPort=%s\nhaStrategy=%s\n' $((port + 1)) "$ha" >>"$conf"
                 # env execs the launcher, which execs java: $! is the JVM.
-                MODMQ_LOG_DIR="$dir/b$i" JAVA_OPTS="-Duser.home=$dir/b$i/home" env ${MODMQ_HEAP:+"JAVA_HEAP_OPTS=$MODMQ_HEAP"} \
+                MODMQ_LOG_DIR="$dir/b$i" JAVA_OPTS="-Duser.home=$dir/b$i/home $MODMQ_BROKER_OPTS" env ${MODMQ_HEAP:+"JAVA_HEAP_OPTS=$MODMQ_HEAP"} \
                     "$DIST/bin/mqbroker" -c "$conf" >"$dir/b$i/broker.out" 2>&1 &
                 ;;
             rocketmq)

@@ -449,7 +449,16 @@ public final class MessageStore implements AutoCloseable {
      * @throws StaleEpochException when {@code epoch} is older than one this store knows
      */
     public void becomeMaster(int epoch, long brokerId) {
-        roles.becomeMaster(epoch, brokerId);
+        becomeMaster(epoch, brokerId, () -> { });
+    }
+
+    /**
+     * As {@link #becomeMaster(int, long)}, running {@code writesOpen} as soon as local writes are open, on
+     * this thread and before the replication strategy and the role listeners are told (they may take tens
+     * of milliseconds on a busy host). It must not block; a new master registers from it.
+     */
+    public void becomeMaster(int epoch, long brokerId, Runnable writesOpen) {
+        roles.becomeMaster(epoch, brokerId, Objects.requireNonNull(writesOpen, "writesOpen"));
     }
 
     /**

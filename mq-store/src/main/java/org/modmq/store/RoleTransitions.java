@@ -2,6 +2,7 @@ package org.modmq.store;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.modmq.api.spi.replication.EpochEntry;
@@ -19,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * to the new role's writes and tells the replication strategy and the listeners.
  *
  * <p>Becoming master: a partial record left by the last replicated frame is cut off, the epoch (when
- * above the last recorded one) is recorded as starting at the log's end, everything is dispatched (so
- * queue offsets continue from the replicated ones), then local writes open. Becoming replica: local
+ * above the last recorded one) is recorded as starting at the log's end while everything is dispatched (so
+ * queue offsets continue from the replicated ones), then local writes open, the caller's writes-open hook
+ * runs (a broker registers as master there), and only then are the strategy and the listeners told.
+ * Becoming replica: local
  * writes close and every send still waiting for replication fails.
  *
  * <p>Fencing: an epoch below the last one recorded in the epoch history (or below the current role's)
@@ -72,7 +75,7 @@ final class RoleTransitions {
         LOG.info("store starts as {}", initial);
     }
 
-    synchronized void becomeMaster(int epoch, long brokerId) {
+    synchronized void becomeMaster(int epoch, long brokerId, Runnable writesOpen) {
         RoleState now = state;
         fence(epoch, now);
         if (now.master() && now.epoch() == epoch) {
@@ -88,22 +91,28 @@ final class RoleTransitions {
             parts.truncate(whole);
         }
         long cut = System.nanoTime();
-        if (epoch > parts.epochs().lastEpoch()) {
-            parts.epochs().append(new EpochEntry(epoch, parts.log().maxOffset()));
-        }
-        long recorded = System.nanoTime();
+        // The epoch's force and the dispatch of the replicated tail are independent: the force runs on a
+        // thread of its own meanwhile. Writes open only once both are done.
+        CompletableFuture<Void> recording = epoch > parts.epochs().lastEpoch()
+                ? EpochRecorder.record(parts.epochs(), new EpochEntry(epoch, parts.log().maxOffset()))
+                : CompletableFuture.completedFuture(null);
         tracker.becomeMaster(brokerId);
         parts.dispatch().doWork();
+        long dispatched = System.nanoTime();
+        EpochRecorder.await(recording);
+        long recorded = System.nanoTime();
         parts.log().mode(LogMode.LOCAL);
-        long open = System.nanoTime();
         RoleState next = new RoleState(ReplicaRole.MASTER, epoch, null);
         changed(now, next);
+        // The caller registers as master from here: the strategy and the listeners need not delay that.
+        writesOpen.run();
+        long open = System.nanoTime();
         strategy.becomeMaster(epoch);
         notifyListeners(next);
-        LOG.info("master of epoch {} after {} ms (writes closed {} ms, tail cut {} ms, epoch recorded {} ms, "
-                + "dispatched {} ms, strategy and listeners {} ms)", epoch, millis(began, System.nanoTime()),
-                millis(began, closed), millis(closed, cut), millis(cut, recorded), millis(recorded, open),
-                millis(open, System.nanoTime()));
+        LOG.info("master of epoch {} after {} ms (writes closed {} ms, tail cut {} ms, dispatched {} ms, epoch "
+                + "recorded {} ms after that, writes-open hook {} ms, strategy and listeners {} ms)", epoch,
+                millis(began, System.nanoTime()), millis(began, closed), millis(closed, cut), millis(cut, dispatched),
+                millis(dispatched, recorded), millis(recorded, open), millis(open, System.nanoTime()));
     }
 
     private static double millis(long from, long to) {

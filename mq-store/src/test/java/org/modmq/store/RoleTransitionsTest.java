@@ -105,6 +105,31 @@ class RoleTransitionsTest {
     }
 
     @Test
+    void writesOpenHookRunsOnceTheEpochIsRecordedAndBeforeTheListeners() throws Exception {
+        try (MessageStore store = open(root, "enableControllerMode", "true")) {
+            List<String> order = new ArrayList<>();
+            store.addRoleListener(role -> order.add("listener " + role.role()));
+            store.becomeMaster(2, 1, () -> {
+                order.add("hook " + store.role() + " " + store.epochs());
+                try {
+                    order.add("put " + put(store, "in the hook").status());
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertThat(order).containsExactly(
+                    "hook " + new RoleState(ReplicaRole.MASTER, 2, null) + " " + List.of(new EpochEntry(2, 0)),
+                    "put " + PutStatus.PUT_OK, "listener " + ReplicaRole.MASTER);
+            // Already master of epoch 2: nothing changes, so the hook does not run again.
+            store.becomeMaster(2, 1, () -> order.add("again"));
+            assertThat(order).hasSize(3);
+        }
+        try (MessageStore reopened = open(root, "enableControllerMode", "true")) {
+            assertThat(reopened.epochs()).containsExactly(new EpochEntry(2, 0));
+        }
+    }
+
+    @Test
     void replicaRefusesLocalWritesAndMasterRefusesReplicatedOnes() throws Exception {
         try (MessageStore master = open(root.resolve("m"));
              MessageStore replica = open(root.resolve("r"), "brokerRole", "SLAVE")) {

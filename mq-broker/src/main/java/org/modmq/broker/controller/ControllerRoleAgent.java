@@ -275,24 +275,39 @@ public final class ControllerRoleAgent implements AutoCloseable {
 
     private void changeToMaster(ReplicaView view, String source) {
         long began = System.nanoTime();
+        long[] registered = new long[1];
         try {
-            store.becomeMaster(view.masterEpoch(), brokerId);
+            // Registered as soon as the store takes writes; its replication strategy and role listeners
+            // (delay and transaction agents) are told after that.
+            store.becomeMaster(view.masterEpoch(), brokerId, () -> {
+                tookOver(view);
+                registered[0] = System.nanoTime();
+            });
         } catch (StaleEpochException e) {
             LOG.warn("ignoring master epoch {} from the {}: {}", view.masterEpoch(), source, e.getMessage());
             return;
         }
+        if (registered[0] == 0) {
+            // Already master of this epoch: nothing changed in the store; the agent's view still follows.
+            tookOver(view);
+            registered[0] = System.nanoTime();
+        }
+        LOG.info("broker {} id {} is master of epoch {} (from the {}), SyncStateSet {} epoch {}; registration sent {} ms"
+                + " after the notice, store done {} ms after", brokerName, brokerId, masterEpoch, source,
+                store.syncStateSet(), syncStateSetEpoch, (registered[0] - began) / 1_000_000,
+                (System.nanoTime() - registered[0]) / 1_000_000);
+    }
+
+    /** The new master's own state, its SyncStateSet, the registration as id 0 and a heartbeat (renews the lease). */
+    private void tookOver(ReplicaView view) {
         masterEpoch = view.masterEpoch();
         masterAddress = brokerAddress;
         syncStateSetEpoch = view.syncStateSetEpoch();
         Set<Long> members = new HashSet<>(view.syncStateSet());
         members.add(brokerId);
         store.applySyncStateSet(members);
-        long stored = System.nanoTime();
         hooks.becameMaster(masterEpoch);
         heartbeats.beat();
-        LOG.info("broker {} id {} is master of epoch {} (from the {}), SyncStateSet {} epoch {}; store {} ms, "
-                + "registration sent {} ms after", brokerName, brokerId, masterEpoch, source, members,
-                syncStateSetEpoch, (stored - began) / 1_000_000, (System.nanoTime() - stored) / 1_000_000);
     }
 
     private void changeToReplica(ReplicaView view, String source) {

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * 8-8000
  * </pre>
  *
- * <p>Written to a temporary file, forced and renamed over the old one, so a crash leaves either
+ * <p>Written to a temporary file, forced and renamed over the old one (the directory forced too), so a crash leaves either
  * content; the old content is kept as {@code .bak} (read when the main file is missing, short or fails
  * its check, as RocketMQ does). Unlike RocketMQ an empty history is written too ({@code 0}, {@code 0}),
  * so a truncation to no entries is not undone by the stale file. Thread-safe (synchronized).
@@ -140,6 +140,11 @@ public final class EpochFile {
             channel.force(true);
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        // The rename is durable only with its directory: without this force a power loss could bring the
+        // previous epochs back after a new master recorded its own.
+        try (FileChannel directory = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            directory.force(true);
+        }
     }
 
     static int crc(String body) {
