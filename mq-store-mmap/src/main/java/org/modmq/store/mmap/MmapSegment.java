@@ -17,7 +17,8 @@ import org.modmq.api.spi.storage.StorageException;
  * A segment file mapped in chunks of {@code chunkSize} bytes, each mapped on its first access and
  * unmapped again when the backend's {@link MappingBudget} retires it (idle and clean). Writes are
  * absolute puts into the chunk mappings, reads are zero-copy read-only views of one chunk's mapping
- * (or of a mapping of their own when they cross a chunk boundary), flush is a range force.
+ * (or of a mapping of their own when they cross a chunk boundary), flush is a range force. Writes of
+ * at least {@code syscallWriteBytes} go through a {@link PositionalWriter} instead (a batch's append).
  *
  * <p>Why chunks: a page touched through a mapping stays in the process's resident set for as long as
  * the mapping exists. With whole-file mappings the broker's resident set grew by every byte written
@@ -38,6 +39,9 @@ final class MmapSegment implements Segment {
     private final int capacity;
     private final int chunkSize;
     private final MappingBudget budget;
+    /** Writes of at least this many bytes go through {@link #positional}; 0: none does. */
+    private final int syscallWriteBytes;
+    private final PositionalWriter positional;
     private final Consumer<MmapSegment> onClose;
     private final AtomicReferenceArray<SegmentMapping> chunks;
     /**
@@ -58,13 +62,16 @@ final class MmapSegment implements Segment {
      * @param created whether the file was just created: an existing one may hold pages a previous
      *        process wrote and never forced, so its first flush forces every chunk it covers
      * @param chunkSize bytes per mapping, > 0
+     * @param syscallWriteBytes writes of at least this many bytes use {@code pwrite}, not the mapping; 0: none
      */
     MmapSegment(Path path, int capacity, boolean created, int chunkSize, MappingBudget budget,
-                Consumer<MmapSegment> onClose) {
+                int syscallWriteBytes, Consumer<MmapSegment> onClose) {
         this.path = path;
         this.capacity = capacity;
         this.chunkSize = chunkSize;
         this.budget = budget;
+        this.syscallWriteBytes = syscallWriteBytes;
+        this.positional = new PositionalWriter(path);
         this.onClose = onClose;
         int count = (int) ((capacity + (long) chunkSize - 1) / chunkSize);
         this.chunks = new AtomicReferenceArray<>(count);
@@ -91,6 +98,10 @@ final class MmapSegment implements Segment {
         int length = source.readableBytes();
         checkRange("write", position, length);
         acquire("write to");
+        if (syscallWriteBytes > 0 && length >= syscallWriteBytes) {
+            writePositional(position, source, length);
+            return;
+        }
         try {
             int done = 0;
             while (done < length) {
@@ -115,6 +126,24 @@ final class MmapSegment implements Segment {
             // by someone else) as an InternalError from the faulting access.
             throw new StorageException("cannot write " + length + " bytes at " + position + " of segment " + path,
                     new IOException(e));
+        } finally {
+            releaseReference();
+        }
+    }
+
+    /** A large write: one {@code pwrite}; the chunks it covers become dirty for the next flush. */
+    private void writePositional(int position, ByteBuf source, int length) {
+        try {
+            positional.write(source, position);
+            for (int index = position / chunkSize; index <= (position + length - 1) / chunkSize; index++) {
+                if (dirtyChunks.get(index) == 0) {
+                    dirtyChunks.set(index, 1);
+                }
+            }
+            dirtyFrom.accumulateAndGet(position, Math::min);
+        } catch (IOException e) {
+            throw new StorageException("cannot write " + length + " bytes at " + position + " of segment " + path
+                    + ": " + e, e);
         } finally {
             releaseReference();
         }
@@ -359,8 +388,14 @@ final class MmapSegment implements Segment {
                 mapping.release();
             }
         }
-        if (deleteOnRelease) {
-            removeFile();
+        try {
+            positional.close();
+        } catch (IOException e) {
+            throw new StorageException("cannot close segment " + path + ": " + e, e);
+        } finally {
+            if (deleteOnRelease) {
+                removeFile();
+            }
         }
     }
 

@@ -11,7 +11,7 @@ import org.modmq.api.spi.storage.StorageBackendProvider;
 /**
  * Provider of the {@code mmap} storage backend ({@code storeBackend=mmap}).
  *
- * <p>Declares three keys ({@link #configKeys()}):
+ * <p>Declares four keys ({@link #configKeys()}):
  * <ul>
  *   <li>{@code warmMapedFileEnable} (boolean, default {@code false}, RocketMQ's spelling): fault every
  *       page of a segment into memory when it is opened.</li>
@@ -20,6 +20,8 @@ import org.modmq.api.spi.storage.StorageBackendProvider;
  *   <li>{@code mmapIdleMappingBytes} (bytes, default 128 MiB): how many bytes of idle, flushed chunk
  *       mappings stay mapped for reuse; the rest are unmapped, so their pages leave the broker's
  *       resident set (they stay in the page cache).</li>
+ *   <li>{@code mmapSyscallWriteBytes} (bytes, default 16 KiB, 0 turns it off): writes at least this large
+ *       (a batch's append) use {@code pwrite} into the page cache instead of the mapping.</li>
  * </ul>
  *
  * <p>Stateless and thread-safe; the public no-arg constructor is what {@link java.util.ServiceLoader}
@@ -39,6 +41,9 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
     /** Configuration key of the bytes of idle chunk mappings kept mapped. */
     public static final String IDLE_BYTES_KEY = "mmapIdleMappingBytes";
 
+    /** Configuration key of the size from which a write uses a system call instead of the mapping. */
+    public static final String SYSCALL_WRITE_KEY = "mmapSyscallWriteBytes";
+
     private static final List<ConfigKey> KEYS = List.of(ConfigKey.bool(WARM_KEY, false,
             "mmap backend: touch every page of a segment when it is opened, so that first writes do not fault "
                     + "(RocketMQ's spelling)."),
@@ -46,7 +51,10 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
                     "mmap backend: bytes of a segment file one mapping covers; chunks are mapped on first access."),
             ConfigKey.bytes(IDLE_BYTES_KEY, MmapStorageBackend.IDLE_MAPPING_BUDGET, 0, Long.MAX_VALUE,
                     "mmap backend: bytes of idle, flushed chunk mappings kept mapped for reuse; the rest are "
-                            + "unmapped and leave the resident set (the page cache keeps them)."));
+                            + "unmapped and leave the resident set (the page cache keeps them)."),
+            ConfigKey.bytes(SYSCALL_WRITE_KEY, MmapStorageBackend.SYSCALL_WRITE_BYTES, 0, Integer.MAX_VALUE,
+                    "mmap backend: writes of at least this many bytes (a batch's append) use pwrite instead of the "
+                            + "mapping: no page faults, no TLB shoot-downs at the flush; 0: every write uses the mapping."));
 
     /** Creates the provider; it holds no state. */
     public MmapStorageBackendProvider() {
@@ -72,6 +80,6 @@ public final class MmapStorageBackendProvider implements StorageBackendProvider 
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
         return new MmapStorageBackend(config.bool(WARM_KEY), (int) config.longValue(CHUNK_SIZE_KEY),
-                config.longValue(IDLE_BYTES_KEY));
+                config.longValue(IDLE_BYTES_KEY), (int) config.longValue(SYSCALL_WRITE_KEY));
     }
 }

@@ -22,7 +22,7 @@ class MmapChunkTest {
     @TempDir
     Path storeRoot;
 
-    private final MmapStorageBackend backend = new MmapStorageBackend(false, CHUNK, 2 * CHUNK);
+    private final MmapStorageBackend backend = new MmapStorageBackend(false, CHUNK, 2 * CHUNK, 0);
 
     @AfterEach
     void closeBackend() {
@@ -65,6 +65,27 @@ class MmapChunkTest {
         assertThat(segment.mappedChunks()).isZero();
         assertThat(backend.budget().installedCount()).isZero();
         segment.close();
+    }
+
+    @Test
+    void largeWritesGoAroundTheMappingsAndStayDirtyUntilFlushed() {
+        try (MmapStorageBackend syscalls = new MmapStorageBackend(false, CHUNK, 2 * CHUNK, 1024)) {
+            MmapSegment segment = (MmapSegment) syscalls.open(storeRoot.resolve("pwrite"), 16 * CHUNK);
+            byte[] large = pattern(3 * CHUNK + 10, 0);
+            write(segment, 0, large);
+            write(segment, large.length, pattern(100, 7));
+            assertThat(segment.mappedChunks()).as("only the small write mapped its chunk").isEqualTo(1);
+            assertThat(segment.dirty(0)).isTrue();
+            assertThat(segment.dirty(3)).isTrue();
+            assertThat(read(segment, CHUNK - 5, 10)).as("a mapping sees what pwrite put in the page cache")
+                    .isEqualTo(new String(large, CHUNK - 5, 10, StandardCharsets.ISO_8859_1));
+            segment.flush(4 * CHUNK);
+            assertThat(segment.durablePosition()).isEqualTo(4 * CHUNK);
+            assertThat(segment.dirty(0)).isFalse();
+            assertThat(segment.dirty(3)).isFalse();
+            assertThat(read(segment, large.length, 100)).isEqualTo(new String(pattern(100, 7), StandardCharsets.ISO_8859_1));
+            segment.close();
+        }
     }
 
     @Test
@@ -141,7 +162,7 @@ class MmapChunkTest {
 
     @Test
     void aFlushMapsNoChunkThatHoldsNothingToForce() {
-        try (MmapStorageBackend strict = new MmapStorageBackend(false, CHUNK, 0)) {
+        try (MmapStorageBackend strict = new MmapStorageBackend(false, CHUNK, 0, 0)) {
             MmapSegment segment = (MmapSegment) strict.open(storeRoot.resolve("strict"), 16 * CHUNK);
             write(segment, CHUNK + 5, pattern(2 * CHUNK, 1));
             segment.flush(16 * CHUNK);

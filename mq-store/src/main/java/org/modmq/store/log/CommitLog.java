@@ -2,6 +2,7 @@ package org.modmq.store.log;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -189,15 +190,35 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
                 firstQueueOffset = queueOffset;
             }
             MessageLayout.setAssigned(record, record.readerIndex(), queueOffset, offset + at, timestamp);
-            segment.write(position + at, record);
             offsets.add(offset + at);
             at += record.readableBytes();
         }
+        writeRecords(segment, position, records);
         queueOffsets.advance(queue, next, assigned);
         written = offset + total;
         confirmed = written;
         return new AppendResult(PutStatus.PUT_OK, offset, total, firstQueueOffset, records.size(), timestamp, offsets,
                 "");
+    }
+
+    /**
+     * A batch's records in one segment write, so that a backend sees the batch's size (the mmap backend
+     * writes large ones with one system call); a single record as it is.
+     */
+    private static void writeRecords(Segment segment, int position, List<ByteBuf> records) {
+        if (records.size() == 1) {
+            segment.write(position, records.get(0));
+            return;
+        }
+        CompositeByteBuf batch = Unpooled.compositeBuffer(records.size());
+        try {
+            for (ByteBuf record : records) {
+                batch.addComponent(true, record.retainedSlice());
+            }
+            segment.write(position, batch);
+        } finally {
+            batch.release();
+        }
     }
 
     /**
