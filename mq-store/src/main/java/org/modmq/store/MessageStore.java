@@ -455,7 +455,8 @@ public final class MessageStore implements AutoCloseable {
     /**
      * As {@link #becomeMaster(int, long)}, running {@code writesOpen} as soon as local writes are open, on
      * this thread and before the replication strategy and the role listeners are told (they may take tens
-     * of milliseconds on a busy host). It must not block; a new master registers from it.
+     * of milliseconds on a busy host); when the store already is master of {@code epoch} it runs at once.
+     * It must not block; a new master registers from it.
      */
     public void becomeMaster(int epoch, long brokerId, Runnable writesOpen) {
         roles.becomeMaster(epoch, brokerId, Objects.requireNonNull(writesOpen, "writesOpen"));

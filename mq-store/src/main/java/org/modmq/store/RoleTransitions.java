@@ -79,6 +79,8 @@ final class RoleTransitions {
         RoleState now = state;
         fence(epoch, now);
         if (now.master() && now.epoch() == epoch) {
+            // Nothing to change in the store; the caller's own take-over (registration) still runs.
+            writesOpen.run();
             return;
         }
         long began = System.nanoTime();

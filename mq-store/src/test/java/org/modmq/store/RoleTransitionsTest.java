@@ -120,9 +120,10 @@ class RoleTransitionsTest {
             assertThat(order).containsExactly(
                     "hook " + new RoleState(ReplicaRole.MASTER, 2, null) + " " + List.of(new EpochEntry(2, 0)),
                     "put " + PutStatus.PUT_OK, "listener " + ReplicaRole.MASTER);
-            // Already master of epoch 2: nothing changes, so the hook does not run again.
-            store.becomeMaster(2, 1, () -> order.add("again"));
-            assertThat(order).hasSize(3);
+            // Already master of epoch 2: the hook runs (the caller re-registers), the listeners are not told again.
+            store.becomeMaster(2, 1, () -> order.add("again " + store.role()));
+            assertThat(order).hasSize(4).last().isEqualTo("again " + new RoleState(ReplicaRole.MASTER, 2, null));
+            assertThat(store.epochs()).containsExactly(new EpochEntry(2, 0));
         }
         try (MessageStore reopened = open(root, "enableControllerMode", "true")) {
             assertThat(reopened.epochs()).containsExactly(new EpochEntry(2, 0));

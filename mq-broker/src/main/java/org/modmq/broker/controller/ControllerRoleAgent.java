@@ -275,7 +275,7 @@ public final class ControllerRoleAgent implements AutoCloseable {
 
     private void changeToMaster(ReplicaView view, String source) {
         long began = System.nanoTime();
-        long[] registered = new long[1];
+        long[] registered = new long[1]; // when the hook ran, for the log line
         try {
             // Registered as soon as the store takes writes; its replication strategy and role listeners
             // (delay and transaction agents) are told after that.
@@ -286,11 +286,6 @@ public final class ControllerRoleAgent implements AutoCloseable {
         } catch (StaleEpochException e) {
             LOG.warn("ignoring master epoch {} from the {}: {}", view.masterEpoch(), source, e.getMessage());
             return;
-        }
-        if (registered[0] == 0) {
-            // Already master of this epoch: nothing changed in the store; the agent's view still follows.
-            tookOver(view);
-            registered[0] = System.nanoTime();
         }
         LOG.info("broker {} id {} is master of epoch {} (from the {}), SyncStateSet {} epoch {}; registration sent {} ms"
                 + " after the notice, store done {} ms after", brokerName, brokerId, masterEpoch, source,

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A segment file mapped in chunks of {@code chunkSize} bytes, each mapped on its first access and
@@ -34,6 +36,8 @@ import org.modmq.api.spi.storage.StorageException;
  * {@code close} and {@code delete} from any thread.
  */
 final class MmapSegment implements Segment {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MmapSegment.class);
 
     private final Path path;
     private final int capacity;
@@ -112,9 +116,7 @@ final class MmapSegment implements Segment {
                     // slice() and getBytes(int, ByteBuffer) leave the mapping's and the source's indexes alone.
                     source.getBytes(source.readerIndex() + done, mapping.buffer().slice(at - mapping.start(), n));
                     mapping.markWritten();
-                    if (dirtyChunks.get(mapping.chunk()) == 0) {
-                        dirtyChunks.set(mapping.chunk(), 1);
-                    }
+                    markDirty(mapping.chunk());
                     done += n;
                 } finally {
                     mapping.release();
@@ -136,9 +138,7 @@ final class MmapSegment implements Segment {
         try {
             positional.write(source, position);
             for (int index = position / chunkSize; index <= (position + length - 1) / chunkSize; index++) {
-                if (dirtyChunks.get(index) == 0) {
-                    dirtyChunks.set(index, 1);
-                }
+                markDirty(index);
             }
             dirtyFrom.accumulateAndGet(position, Math::min);
         } catch (IOException e) {
@@ -146,6 +146,13 @@ final class MmapSegment implements Segment {
                     + ": " + e, e);
         } finally {
             releaseReference();
+        }
+    }
+
+    /** Sets chunk {@code index}'s dirty bit (read first: the bit is set on almost every write). */
+    private void markDirty(int index) {
+        if (dirtyChunks.get(index) == 0) {
+            dirtyChunks.set(index, 1);
         }
     }
 
@@ -391,11 +398,11 @@ final class MmapSegment implements Segment {
         try {
             positional.close();
         } catch (IOException e) {
-            throw new StorageException("cannot close segment " + path + ": " + e, e);
-        } finally {
-            if (deleteOnRelease) {
-                removeFile();
-            }
+            // The last reference may be a reader's view: its release must not fail; the bytes were written.
+            LOG.warn("closing the write channel of segment {} failed: {}", path, e.toString());
+        }
+        if (deleteOnRelease) {
+            removeFile();
         }
     }
 
