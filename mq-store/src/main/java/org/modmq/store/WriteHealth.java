@@ -102,6 +102,11 @@ final class WriteHealth {
             }
 
             @Override
+            public boolean holdsWritesInProcess() {
+                return target.holdsWritesInProcess();
+            }
+
+            @Override
             public long flush() {
                 try {
                     long durable = target.flush();

@@ -193,7 +193,8 @@ class PowerLossTest {
                 totalAcked += burstAndCrash(opened, cycle, acked);
             }
         }
-        System.out.printf("ASYNC_FLUSH power loss (%s, flushIntervalCommitLog 500 ms, flushCommitLogLeastPages 4): "
+        System.out.printf("ASYNC_FLUSH power loss (%s, flushIntervalCommitLog 500 ms, wakeFlushWhenPutMessage as the backend "
+                + "defaults it, flushCommitLogLeastPages 4): "
                 + "%d crashes, %d acknowledged, %d lost (at most %d messages, %d stored bytes in one crash)%n", delegate,
                 crashes, totalAcked, totalLost, maxLost, maxLostBytes);
     }

@@ -55,6 +55,12 @@ final class DirectStorageBackend implements StorageBackend {
         return DirectStorageBackendProvider.NAME;
     }
 
+    /** True: written blocks wait in a segment's staging buffer until it is flushed or its window moves. */
+    @Override
+    public boolean holdsWritesInProcess() {
+        return true;
+    }
+
     /**
      * {@inheritDoc}
      *

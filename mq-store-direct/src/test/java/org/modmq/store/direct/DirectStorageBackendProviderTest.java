@@ -68,6 +68,7 @@ class DirectStorageBackendProviderTest {
         try (StorageBackend backend = new DirectStorageBackendProvider().create(PluginConfig.of(DirectConfig.KEYS, ConfigValues.empty()),
                 contexts.contextFor(storeRoot))) {
             assertThat(backend.name()).isEqualTo("direct");
+            assertThat(backend.holdsWritesInProcess()).as("staged blocks die with the process until forced").isTrue();
         }
         try (Stream<Path> left = Files.list(storeRoot)) {
             assertThat(left).as("files left by the probe").isEmpty();

@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code ASYNC_FLUSH}: futures complete at once; an agent thread forces every {@code intervalMillis}
- * or as soon as {@code leastBytes} are written but not durable. Thread-safe.
+ * {@code ASYNC_FLUSH}: futures complete at once; an agent thread forces whatever is not durable every
+ * {@code intervalMillis} and, when {@code leastBytes > 0}, as soon as that many bytes are written but not
+ * durable. Thread-safe.
  */
 public final class PeriodicFlushPolicy implements FlushPolicy {
 

@@ -345,6 +345,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
                 }
                 startEmptyLogAt(offset);
             }
+            long appendedStart = written;
             int done = 0;
             int length = bytes.readableBytes();
             while (done < length) {
@@ -355,7 +356,8 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
                 done += n;
                 written += n;
             }
-            confirmed = new RecordBoundaryScanner(this, files.capacity()).advance(confirmed, written);
+            confirmed = new RecordBoundaryScanner(this, files.capacity(), bytes, appendedStart)
+                    .advance(confirmed, written);
         } finally {
             appendLock.unlock();
         }
@@ -519,6 +521,11 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
     @Override
     public long durableOffset() {
         return durable;
+    }
+
+    @Override
+    public boolean holdsWritesInProcess() {
+        return files.holdsWritesInProcess();
     }
 
     @Override

@@ -65,6 +65,11 @@ public final class SegmentFiles implements AutoCloseable {
         }
     }
 
+    /** Whether the backend keeps written bytes in this process until a flush. */
+    public boolean holdsWritesInProcess() {
+        return backend.holdsWritesInProcess();
+    }
+
     public Path directory() {
         return directory;
     }

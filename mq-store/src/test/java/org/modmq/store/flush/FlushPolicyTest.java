@@ -17,7 +17,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.modmq.api.config.ConfigValues;
+import org.modmq.api.config.PluginConfig;
+import org.modmq.api.spi.PluginContext;
+import org.modmq.api.spi.flush.FlushContext;
+import org.modmq.api.spi.flush.FlushPolicy;
 import org.modmq.api.message.PutStatus;
 import org.modmq.api.message.PutStatusException;
 import org.modmq.api.spi.ProviderRegistry;
@@ -29,13 +36,16 @@ class FlushPolicyTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
+    @TempDir
+    Path storeRoot;
+
     @AfterEach
     void stop() {
         scheduler.shutdownNow();
     }
 
     /** A target whose first force waits until {@code gate} opens. */
-    static final class GatedTarget implements FlushTarget {
+    static class GatedTarget implements FlushTarget {
         final AtomicLong written = new AtomicLong();
         final AtomicLong durable = new AtomicLong();
         final AtomicInteger forces = new AtomicInteger();
@@ -112,6 +122,74 @@ class FlushPolicyTest {
             }
             assertThat(target.durable.get()).as("forced within the interval").isEqualTo(10);
         }
+    }
+
+    @Test
+    void asyncPolicyByDefaultForcesOnlyOnItsInterval() throws Exception {
+        GatedTarget target = new GatedTarget(new CountDownLatch(0));
+        try (FlushPolicy policy = asyncPolicy(target, ConfigValues.empty().with("flushIntervalCommitLog", "60000"))) {
+            target.written.set(1 << 20);
+            assertThat(policy.appended(1 << 20)).isDone();
+            Thread.sleep(300);
+            assertThat(target.forces.get()).as("256 unforced pages wake nothing (RocketMQ's default)").isZero();
+        }
+        assertThat(target.durable.get()).as("forced on close").isEqualTo(1 << 20);
+    }
+
+    @Test
+    void asyncPolicyWithWakeFlushWhenPutMessageForcesOnceLeastPagesAreWritten() throws Exception {
+        GatedTarget target = new GatedTarget(new CountDownLatch(0));
+        ConfigValues values = ConfigValues.empty().with("flushIntervalCommitLog", "60000")
+                .with("wakeFlushWhenPutMessage", "true").with("flushCommitLogLeastPages", "4");
+        try (FlushPolicy policy = asyncPolicy(target, values)) {
+            target.written.set(4096);
+            policy.appended(4096);
+            Thread.sleep(200);
+            assertThat(target.forces.get()).as("one page is below flushCommitLogLeastPages").isZero();
+            target.written.set(4 * 4096);
+            policy.appended(4 * 4096);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (target.durable.get() < 4 * 4096 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(target.durable.get()).as("forced long before the interval").isEqualTo(4 * 4096);
+        }
+    }
+
+    @Test
+    void asyncPolicyForcesALogHeldInTheProcessAsWritesArriveUnlessToldNotTo() throws Exception {
+        GatedTarget held = new GatedTarget(new CountDownLatch(0)) {
+            @Override
+            public boolean holdsWritesInProcess() {
+                return true;
+            }
+        };
+        ConfigValues slow = ConfigValues.empty().with("flushIntervalCommitLog", "60000");
+        try (FlushPolicy policy = asyncPolicy(held, slow)) {
+            held.written.set(4 * 4096);
+            policy.appended(4 * 4096);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (held.durable.get() < 4 * 4096 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(held.durable.get()).as("a kill -9 would lose what the process holds").isEqualTo(4 * 4096);
+        }
+        held.durable.set(0);
+        held.forces.set(0);
+        try (FlushPolicy policy = asyncPolicy(held, slow.with("wakeFlushWhenPutMessage", "false"))) {
+            held.written.set(4 * 4096);
+            policy.appended(4 * 4096);
+            Thread.sleep(300);
+            assertThat(held.forces.get()).as("the operator's explicit choice").isZero();
+        }
+    }
+
+    private FlushPolicy asyncPolicy(FlushTarget target, ConfigValues values) {
+        AsyncFlushPolicyProvider provider = new AsyncFlushPolicyProvider();
+        FlushPolicy policy = provider.create(PluginConfig.of(provider.configKeys(), values), new FlushContext(
+                new PluginContext(Clock.systemUTC(), scheduler, ByteBufAllocator.DEFAULT, storeRoot), target));
+        policy.start();
+        return policy;
     }
 
     @Test

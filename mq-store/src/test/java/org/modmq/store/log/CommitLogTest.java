@@ -156,6 +156,43 @@ class CommitLogTest {
     }
 
     @Test
+    void replicatedBytesSplitAnywhereConfirmExactlyTheWholeRecords() {
+        Path other = dir.resolve("replica-split");
+        try (CommitLog master = open();
+             SegmentFiles replicaFiles = new SegmentFiles(backend, other, SEGMENT, SEGMENT)) {
+            replicaFiles.load();
+            CommitLog replica = new CommitLog(replicaFiles, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT,
+                    1 << 20);
+            replica.restoreEnd(0);
+            replica.mode(LogMode.REPLICATED);
+            java.util.TreeSet<Long> ends = new java.util.TreeSet<>(List.of(0L));
+            for (int i = 0; i < 300; i++) {
+                ends.add(master.append(TestMessages.message("T", i % 3, "m" + "x".repeat(i * 7 % 700) + i)).endOffset());
+            }
+            assertThat(master.maxOffset()).as("the records fill more than two segments").isGreaterThan(2L * SEGMENT);
+            for (long start = SEGMENT; start < master.maxOffset(); start += SEGMENT) {
+                ends.add(start); // after a segment's blank tail
+            }
+            // Transfers of 1 to 11 bytes and then larger ones: a header split at every position, records
+            // ending inside, at and after a transfer's end, and a segment's blank tail.
+            int[] sizes = {1, 2, 3, 5, 7, 11, 900, 4096, 13};
+            long copied = 0;
+            for (int n = 0; copied < master.maxOffset(); n++) {
+                ByteBuf chunk = master.read(copied, sizes[n % sizes.length]);
+                try {
+                    replica.append(copied, chunk);
+                    copied += chunk.readableBytes();
+                } finally {
+                    chunk.release();
+                }
+                assertThat(replica.confirmedOffset()).as("confirmed after %d bytes", copied)
+                        .isEqualTo(ends.floor(copied));
+            }
+            assertThat(replica.confirmedOffset()).isEqualTo(master.maxOffset());
+        }
+    }
+
+    @Test
     void flushMakesEverythingDurable() {
         try (CommitLog log = open()) {
             log.append(TestMessages.message("T", 0, "a"));

@@ -18,4 +18,12 @@ public interface FlushTarget {
      * @throws org.modmq.api.spi.storage.StorageException on I/O failure
      */
     long flush();
+
+    /**
+     * Whether written bytes not yet durable live in this process's memory, so that a process crash loses
+     * them ({@link org.modmq.api.spi.storage.StorageBackend#holdsWritesInProcess()}). False by default.
+     */
+    default boolean holdsWritesInProcess() {
+        return false;
+    }
 }

@@ -27,6 +27,16 @@ public interface StorageBackend extends AutoCloseable {
     Segment open(Path file, int capacity);
 
     /**
+     * Whether bytes written to a segment may stay in this process's memory until the segment is flushed,
+     * so that a process crash, not only a power loss, loses them (a staging buffer for O_DIRECT writes).
+     * A flush policy that forces only now and then forces such a log as writes arrive instead. False by
+     * default: the bytes are in the operating system's page cache once a write returns.
+     */
+    default boolean holdsWritesInProcess() {
+        return false;
+    }
+
+    /**
      * Starts background work of the backend, if any. Called once by the runtime after create, before the
      * first {@link #open}, on the start-up thread. No-op by default.
      */

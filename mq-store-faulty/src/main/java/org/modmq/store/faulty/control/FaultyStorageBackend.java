@@ -47,6 +47,11 @@ final class FaultyStorageBackend implements StorageBackend {
         return FaultyStorage.NAME;
     }
 
+    @Override
+    public boolean holdsWritesInProcess() {
+        return inner.holdsWritesInProcess();
+    }
+
     /** The name of the backend that does the I/O. */
     String delegateName() {
         return inner.name();
