@@ -148,11 +148,7 @@ class FlushPolicyTest {
             assertThat(target.forces.get()).as("one page is below flushCommitLogLeastPages").isZero();
             target.written.set(4 * 4096);
             policy.appended(4 * 4096);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (target.durable.get() < 4 * 4096 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            assertThat(target.durable.get()).as("forced long before the interval").isEqualTo(4 * 4096);
+            assertThat(durableWithin10s(target, 4 * 4096)).as("forced long before the interval").isEqualTo(4 * 4096);
         }
     }
 
@@ -168,11 +164,8 @@ class FlushPolicyTest {
         try (FlushPolicy policy = asyncPolicy(held, slow)) {
             held.written.set(4 * 4096);
             policy.appended(4 * 4096);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (held.durable.get() < 4 * 4096 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            assertThat(held.durable.get()).as("a kill -9 would lose what the process holds").isEqualTo(4 * 4096);
+            assertThat(durableWithin10s(held, 4 * 4096)).as("a kill -9 would lose what the process holds")
+                    .isEqualTo(4 * 4096);
         }
         held.durable.set(0);
         held.forces.set(0);
@@ -182,6 +175,15 @@ class FlushPolicyTest {
             Thread.sleep(300);
             assertThat(held.forces.get()).as("the operator's explicit choice").isZero();
         }
+    }
+
+    /** The target's durable offset once it reaches {@code offset}, or after 10 s. */
+    private static long durableWithin10s(GatedTarget target, long offset) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (target.durable.get() < offset && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return target.durable.get();
     }
 
     private FlushPolicy asyncPolicy(FlushTarget target, ConfigValues values) {

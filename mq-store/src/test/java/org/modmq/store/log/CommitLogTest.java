@@ -126,23 +126,13 @@ class CommitLogTest {
         Path other = dir.resolve("replica");
         try (CommitLog master = open();
              SegmentFiles replicaFiles = new SegmentFiles(backend, other, SEGMENT, SEGMENT)) {
-            replicaFiles.load();
-            CommitLog replica = new CommitLog(replicaFiles, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT,
-                    1 << 20);
-            replica.restoreEnd(0);
-            replica.mode(LogMode.REPLICATED);
+            CommitLog replica = replicaOn(replicaFiles);
             for (int i = 0; i < 100; i++) {
                 master.append(TestMessages.message("T", 0, "m" + "x".repeat(900) + i));
             }
             long copied = 0;
             while (copied < master.maxOffset()) {
-                ByteBuf chunk = master.read(copied, 1000);
-                try {
-                    replica.append(copied, chunk);
-                    copied += chunk.readableBytes();
-                } finally {
-                    chunk.release();
-                }
+                copied += copy(master, replica, copied, 1000);
                 assertThat(replica.confirmedOffset()).isLessThanOrEqualTo(copied);
             }
             assertThat(replica.confirmedOffset()).isEqualTo(master.maxOffset());
@@ -160,11 +150,7 @@ class CommitLogTest {
         Path other = dir.resolve("replica-split");
         try (CommitLog master = open();
              SegmentFiles replicaFiles = new SegmentFiles(backend, other, SEGMENT, SEGMENT)) {
-            replicaFiles.load();
-            CommitLog replica = new CommitLog(replicaFiles, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT,
-                    1 << 20);
-            replica.restoreEnd(0);
-            replica.mode(LogMode.REPLICATED);
+            CommitLog replica = replicaOn(replicaFiles);
             java.util.TreeSet<Long> ends = new java.util.TreeSet<>(List.of(0L));
             for (int i = 0; i < 300; i++) {
                 ends.add(master.append(TestMessages.message("T", i % 3, "m" + "x".repeat(i * 7 % 700) + i)).endOffset());
@@ -178,17 +164,31 @@ class CommitLogTest {
             int[] sizes = {1, 2, 3, 5, 7, 11, 900, 4096, 13};
             long copied = 0;
             for (int n = 0; copied < master.maxOffset(); n++) {
-                ByteBuf chunk = master.read(copied, sizes[n % sizes.length]);
-                try {
-                    replica.append(copied, chunk);
-                    copied += chunk.readableBytes();
-                } finally {
-                    chunk.release();
-                }
+                copied += copy(master, replica, copied, sizes[n % sizes.length]);
                 assertThat(replica.confirmedOffset()).as("confirmed after %d bytes", copied)
                         .isEqualTo(ends.floor(copied));
             }
             assertThat(replica.confirmedOffset()).isEqualTo(master.maxOffset());
+        }
+    }
+
+    /** A log on {@code files} that takes replicated bytes from offset 0. */
+    private CommitLog replicaOn(SegmentFiles files) {
+        files.load();
+        CommitLog replica = new CommitLog(files, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT, 1 << 20);
+        replica.restoreEnd(0);
+        replica.mode(LogMode.REPLICATED);
+        return replica;
+    }
+
+    /** Appends up to {@code max} of the master's bytes from {@code from} to the replica; returns how many. */
+    private static int copy(CommitLog master, CommitLog replica, long from, int max) {
+        ByteBuf chunk = master.read(from, max);
+        try {
+            replica.append(from, chunk);
+            return chunk.readableBytes();
+        } finally {
+            chunk.release();
         }
     }
 
