@@ -37,6 +37,11 @@ public final class PeriodicFlushPolicy implements FlushPolicy {
         agent.start();
     }
 
+    /** Unforced bytes that start a force at once; 0 when only the interval does (tests). */
+    long wakeBytes() {
+        return leastBytes;
+    }
+
     @Override
     public String name() {
         return "ASYNC_FLUSH";

@@ -35,11 +35,6 @@ final class TimedFlushTarget implements FlushTarget {
     }
 
     @Override
-    public boolean holdsWritesInProcess() {
-        return target.holdsWritesInProcess();
-    }
-
-    @Override
     public long flush() {
         long started = System.nanoTime();
         try {
