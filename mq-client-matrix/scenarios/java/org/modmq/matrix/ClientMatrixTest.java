@@ -111,7 +111,7 @@ class ClientMatrixTest {
             assertThat(queues).hasSize(1);
             MessageQueue queue = queues.iterator().next();
             consumer.assign(queues);
-            List<MessageExt> all = pollFromStart(consumer, queue, 7);
+            List<MessageExt> all = FromStart.poll(consumer, queue, 7, DELIVERY);
             assertThat(all).extracting(m -> new String(m.getBody(), StandardCharsets.UTF_8)).containsExactlyInAnyOrder(
                     "sync", "async", "oneway", "batch-0", "batch-1", "batch-2", "batch-3");
             assertThat(all).extracting(MessageExt::getQueueOffset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
@@ -259,35 +259,6 @@ class ClientMatrixTest {
         return received.bodies();
     }
 
-    /**
-     * Seeks {@code queue} to 0 and polls {@code expected} messages. A pull the consumer sent at assign time
-     * can answer after the seek and put the stock consumer back at the queue's end (one suite run polled
-     * nothing for 30 s); when 5 s pass without a message, it seeks again and starts over.
-     */
-    private static List<MessageExt> pollFromStart(DefaultLitePullConsumer consumer, MessageQueue queue,
-                                                  int expected) throws MQClientException {
-        List<MessageExt> got = new ArrayList<>();
-        long[] lastProgress = {System.nanoTime()};
-        consumer.seek(queue, 0);
-        Await.until(expected + " polled messages from offset 0", DELIVERY, () -> {
-            List<MessageExt> polled = consumer.poll(200);
-            if (!polled.isEmpty()) {
-                got.addAll(polled);
-                lastProgress[0] = System.nanoTime();
-            } else if (got.size() < expected && System.nanoTime() - lastProgress[0] > TimeUnit.SECONDS.toNanos(5)) {
-                got.clear();
-                lastProgress[0] = System.nanoTime();
-                try {
-                    consumer.seek(queue, 0);
-                } catch (MQClientException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            return got.size() >= expected;
-        });
-        assertThat(got).hasSize(expected);
-        return got;
-    }
 
     private static List<MessageExt> poll(DefaultLitePullConsumer consumer, int expected) {
         List<MessageExt> got = new ArrayList<>();

@@ -147,8 +147,7 @@ class MessagingFeaturesMatrixTest {
                 SHUTDOWNS.start(admin::shutdown);
             }
             reader.assign(queues);
-            reader.seek(dlqQueue, 0);
-            MessageExt dead = poll(reader, 1).get(0);
+            MessageExt dead = FromStart.poll(reader, dlqQueue, 1, DELIVERY).get(0);
             assertThat(new String(dead.getBody(), StandardCharsets.UTF_8)).isEqualTo("never-ok");
             assertThat(dead.getTopic()).isEqualTo(dlq);
             assertThat(dead.getKeys()).isEqualTo("k-retry");
@@ -190,11 +189,9 @@ class MessagingFeaturesMatrixTest {
             Collection<MessageQueue> queues = reader.fetchMessageQueues(topic);
             assertThat(queues).hasSize(1);
             reader.assign(queues);
-            reader.seek(queues.iterator().next(), 0);
-            Await.until("the committed and the checked-back transaction in " + topic, DELIVERY, () -> {
-                stored.addAll(reader.poll(200));
-                return bodies(stored).containsAll(List.of("commit", "unknown"));
-            });
+            stored.addAll(FromStart.pollUntil(reader, queues.iterator().next(),
+                    "the committed and the checked-back transaction in " + topic, DELIVERY,
+                    read -> bodies(read).containsAll(List.of("commit", "unknown"))));
             // Three more check-back passes, past transactionTimeOut again: nothing else may be stored.
             long quietUntil = System.currentTimeMillis() + 3 * CHECK_INTERVAL_MILLIS;
             while (System.currentTimeMillis() < quietUntil) {
@@ -264,15 +261,6 @@ class MessagingFeaturesMatrixTest {
         }
     }
 
-    private static List<MessageExt> poll(DefaultLitePullConsumer consumer, int expected) {
-        List<MessageExt> got = new ArrayList<>();
-        Await.until(expected + " polled messages", DELIVERY, () -> {
-            got.addAll(consumer.poll(200));
-            return got.size() >= expected;
-        });
-        assertThat(got).hasSize(expected);
-        return got;
-    }
 
     private static List<String> bodies(List<MessageExt> messages) {
         return messages.stream().map(m -> new String(m.getBody(), StandardCharsets.UTF_8)).toList();
