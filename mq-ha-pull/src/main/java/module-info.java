@@ -28,6 +28,8 @@ module org.modmq.ha.pull {
     requires io.netty.transport;
     requires io.netty.codec;
     requires io.netty.handler;
+    requires io.netty.transport.classes.epoll;
+    requires io.netty.transport.unix.common;
     requires org.slf4j;
 
     provides ReplicationStrategyProvider with PullReplicationStrategyProvider;

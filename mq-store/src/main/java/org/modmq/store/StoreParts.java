@@ -8,6 +8,7 @@ import org.modmq.store.dispatch.DispatchAgent;
 import org.modmq.store.epoch.EpochFile;
 import org.modmq.store.epoch.EpochHistory;
 import org.modmq.store.format.TopicQueue;
+import org.modmq.store.index.IndexForceCadence;
 import org.modmq.store.index.IndexStore;
 import org.modmq.store.log.CommitLog;
 import org.modmq.store.log.QueueOffsetTable;
@@ -31,8 +32,12 @@ import org.modmq.store.segment.SegmentFiles;
  * file is created. Not thread-safe itself; the parts are.
  */
 record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, IndexStore index,
-                  DispatchAgent dispatch, RetentionAgent retention, CheckpointFile checkpoint, AbortFile abort,
+                  IndexForceCadence indexForces, DispatchAgent dispatch, RetentionAgent retention, CheckpointFile checkpoint, AbortFile abort,
                   EpochHistory epochs, TruncationMarker truncation, RecoveryReport recovery) {
+
+    /** ms between two forces of the index (the ConsumeQueues are forced every {@code flushIntervalConsumeQueue}). */
+    static final String INDEX_INTERVAL_KEY = "flushIntervalIndex";
+    static final long DEFAULT_INDEX_INTERVAL_MILLIS = 10_000;
 
     static StoreParts open(StoreConfig config, StorageBackend backend, PluginContext context, DoubleSupplier usage) {
         return open(config, backend, context, usage, new OpenTimer());
@@ -110,7 +115,9 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
             timer.mark("abort file");
             RecoveryReport report = new RecoveryReport(outcome.abnormal(), outcome.verifiedFrom(), end,
                     outcome.recordsVerified(), outcome.corruptOffset(), outcome.corruptReason());
-            return new StoreParts(config, log, queues, index, dispatch, retention, checkpointFile, abort, epochs,
+            IndexForceCadence indexForces = new IndexForceCadence(context.clock(), config.values()
+                    .longValue(INDEX_INTERVAL_KEY, DEFAULT_INDEX_INTERVAL_MILLIS));
+            return new StoreParts(config, log, queues, index, indexForces, dispatch, retention, checkpointFile, abort, epochs,
                     truncation, report);
         } catch (RuntimeException e) {
             index.close();
@@ -121,15 +128,16 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
     }
 
     /**
-     * Forces ConsumeQueues and index up to what is dispatched now and records that offset in the
-     * checkpoint, so a crash re-dispatches at most what came after it. Runs beside the writer.
+     * Forces the ConsumeQueues up to what is dispatched now, and the index when its interval
+     * ({@value #INDEX_INTERVAL_KEY}) has passed, and records in the checkpoint the offset both cover, so a
+     * crash re-dispatches at most what came after it. Runs beside the writer.
      */
     void flushLogics(long lastStoreTimestamp) {
         long dispatched = dispatch.dispatchedOffset();
         queues.flushAll();
-        index.flush();
+        long covered = indexForces.flushIfDue(index, dispatched);
         checkpoint.write(new Checkpoint(lastStoreTimestamp, lastStoreTimestamp, lastStoreTimestamp,
-                log.durableOffset(), log.maxOffset(), dispatched));
+                log.durableOffset(), log.maxOffset(), covered));
     }
 
     /**
@@ -153,6 +161,7 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
         }
         // Index entries beyond the cut stay; a query checks the record it names (see KeyQuery).
         index.resumeBelow(end);
+        indexForces.cappedAt(end);
         dispatch.resetTo(Math.min(dispatch.dispatchedOffset(), end));
         // The saved offsets may lie beyond the cut, where new records will go: a crash before the next logics
         // flush must not re-dispatch from one of them (recovery would skip the new records' unforced entries).

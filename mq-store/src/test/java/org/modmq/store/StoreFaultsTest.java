@@ -89,11 +89,7 @@ class StoreFaultsTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.sleep(10);
-        }
+        Polling.until(what, condition);
     }
 
     /** Power loss (faults still on, so nothing is forced in between), then a fresh store on the same files. */

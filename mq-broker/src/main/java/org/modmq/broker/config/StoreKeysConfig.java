@@ -95,6 +95,7 @@ public record StoreKeysConfig(Path rootDir, Path commitLogDir, long commitLogFil
      */
     private static void readPassThroughKeys(ConfigReader reader) {
         reader.longIn("flushIntervalConsumeQueue", 1_000, 1, 600_000);
+        reader.longIn("flushIntervalIndex", 10_000, 0, 3_600_000);
         // RocketMQ's format: a percent; it clamps the value to [30, 85], modmq refuses what it would clamp.
         reader.intIn("diskSpaceCleanForciblyRatio", 85, 30, 85);
         // A fraction (0.90), or a percent (90) as RocketMQ 5's broker.conf writes it.

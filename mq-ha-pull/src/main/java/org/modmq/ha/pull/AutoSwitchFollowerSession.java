@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * <p>States ({@link AutoSwitchState}): READY until connected; HANDSHAKE once the 16-byte handshake is sent,
  * until the master's answer is reconciled with this log ({@link HandshakeReconciler}: stale masters refused,
  * a diverged tail cut); TRANSFER from the first report of this log's end on: transfer frames are applied
- * ({@link TransferApplier}) and every frame that grew the log is answered with a report, as is a heartbeat
- * interval without writing; SUSPEND when the log refuses replicated writes because the store became master
+ * ({@link TransferApplier}) and each socket read whose frames grew the log is answered with one report, as is
+ * a heartbeat interval without writing; SUSPEND when the log refuses replicated writes because the store became master
  * (the follower waits for the next role change); SHUTDOWN once closed. A frame of the wrong state, a
  * refusal, or silence for the housekeeping interval closes the connection and the follower redials.
  *
@@ -40,6 +40,7 @@ final class AutoSwitchFollowerSession extends ChannelInboundHandlerAdapter {
     private TransferApplier applier;
     private long lastRead;
     private long lastWrite;
+    private boolean reportDue;
 
     AutoSwitchFollowerSession(FollowContext context) {
         this.context = Objects.requireNonNull(context, "context");
@@ -109,8 +110,18 @@ final class AutoSwitchFollowerSession extends ChannelInboundHandlerAdapter {
         }
         if (applier.apply(frame)) {
             context.events().applied(context.generation());
+            reportDue = true;
+        }
+    }
+
+    /** After the frames of one socket read: one report for all of them (a report is a write syscall). */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (reportDue && state == AutoSwitchState.TRANSFER && channel.isActive()) {
+            reportDue = false;
             report();
         }
+        ctx.fireChannelReadComplete();
     }
 
     private void report() {

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The slave's side of one classic connection to the master. Reports the local max offset right after
- * connecting, after every frame that advanced it and after each heartbeat interval; appends each
+ * connecting, once per socket read whose frames advanced it (not per frame: a report is a write
+ * syscall on both sides, and a read often holds several frames) and after each heartbeat interval; appends each
  * frame's body at the frame's offset. A frame whose offset differs from a non-empty local log's end
  * means the logs diverged (classic HA has no epochs to settle it): the session tells its
  * {@link MasterFollower}, which stops following. A log that refuses the append because the store became
@@ -35,6 +36,7 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
     private long lastRead;
     private long lastReportAt;
     private long lastReported = -1;
+    private boolean reportDue;
 
     FollowerSession(FollowContext context) {
         this.context = Objects.requireNonNull(context, "context");
@@ -93,9 +95,19 @@ final class FollowerSession extends ChannelInboundHandlerAdapter {
             return;
         }
         context.events().applied(context.generation());
-        if (context.log().maxOffset() > lastReported) {
-            report();
+        reportDue = true;
+    }
+
+    /** After the frames of one socket read: one report for all of them. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (reportDue && !halted && channel.isActive()) {
+            reportDue = false;
+            if (context.log().maxOffset() > lastReported) {
+                report();
+            }
         }
+        ctx.fireChannelReadComplete();
     }
 
     private void diverged(long masterOffset, long mine) {

@@ -1,8 +1,6 @@
 package org.modmq.ha.pull;
 
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -57,8 +55,7 @@ final class PullReplicationStrategy implements ReplicationStrategy {
             return;
         }
         started = true;
-        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("modmq-ha-pull", true),
-                NioIoHandler.newFactory());
+        group = PullTransport.newGroup();
         try {
             TransportTls tls = context.plugin().tls().orElse(null);
             ReplicaProgress progress = new ReplicaLagGauges(context.progress(), context.log(), context.plugin().clock(),

@@ -12,8 +12,10 @@ import static org.modmq.ha.pull.TestStores.putMany;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -129,8 +131,7 @@ class ClassicReplicationTest {
             try (Socket socket = new Socket("127.0.0.1", node.strategy.listenAddress().getPort())) {
                 socket.setSoTimeout(10_000);
                 new DataOutputStream(socket.getOutputStream()).writeLong(0);
-                InputStream in = socket.getInputStream();
-                assertThat(in.read()).as("closed without a byte").isEqualTo(-1);
+                assertThat(readAfterRefusal(socket.getInputStream())).as("closed without a byte").isEqualTo(-1);
             }
             node.store.becomeMaster(0, 0);
             long end = putMany(node.store, "x-", 3, 100);
@@ -159,6 +160,18 @@ class ClassicReplicationTest {
             await("b to see a's acknowledgement", () -> b.store.replicas().size() == 1
                     && b.store.replicas().get(0).ackedOffset() == end2);
             assertThat(a.store.replicas()).isEmpty();
+        }
+    }
+
+    /**
+     * The first byte read from a refused connection, -1 for a close: a close with the report still unread
+     * may reach the client as a reset (the kernel's answer to unread data), which is a close too.
+     */
+    private static int readAfterRefusal(InputStream in) throws IOException {
+        try {
+            return in.read();
+        } catch (SocketException reset) {
+            return -1;
         }
     }
 }
