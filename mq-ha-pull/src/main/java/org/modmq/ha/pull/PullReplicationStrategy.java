@@ -97,9 +97,19 @@ final class PullReplicationStrategy implements ReplicationStrategy {
 
     @Override
     public void appended(long endOffset) {
+        appended(endOffset, true);
+    }
+
+    @Override
+    public void appended(long endOffset, boolean awaited) {
         HaServer current = server;
-        if (current != null) {
+        if (current == null) {
+            return;
+        }
+        if (awaited) {
             current.wake();
+        } else {
+            current.wakeSoon();
         }
     }
 

@@ -86,6 +86,15 @@ public final class ReplicationTracker implements ReplicaProgress {
         caughtUpListeners.add(Objects.requireNonNull(caughtUp, "caughtUp"));
     }
 
+    /**
+     * Whether anything waits for replicas to hold an append made with {@code awaitReplication}: a send on
+     * a master that replicates synchronously, or any append in controller mode (consumers read only up to
+     * the confirm offset).
+     */
+    public boolean awaited(boolean awaitReplication) {
+        return policy.controllerMode() || (awaitReplication && policy.mode() != ReplicationPolicy.Mode.NONE);
+    }
+
     /** The log grew to {@code end} (writer threads): dates later acknowledgements. */
     public void appended(long end) {
         samples.record(clock.millis(), end);
@@ -146,8 +155,21 @@ public final class ReplicationTracker implements ReplicaProgress {
         }
         if (policy.controllerMode()) {
             signalCaughtUp(replica, offset);
+            scheduleDrain();
+        } else if (releasable()) {
+            scheduleDrain();
         }
-        scheduleDrain();
+    }
+
+    /**
+     * Whether a waiting send is covered now. An acknowledgement wakes the completions thread only then:
+     * waking it for every report (with an ASYNC_MASTER nothing ever waits) cost a thread hand-off per
+     * report. Written after {@code acked} and read under the waiters' lock, which {@link #awaitReplicated}
+     * takes before its own re-check, so one of the two always sees the other.
+     */
+    private boolean releasable() {
+        long lowest = waiters.lowest();
+        return lowest != Long.MAX_VALUE && lowest <= replicatedOffset();
     }
 
     private void signalCaughtUp(Replica replica, long offset) {
@@ -225,8 +247,10 @@ public final class ReplicationTracker implements ReplicaProgress {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> waiting = waiters.await(end, policy.timeout());
-        // An acknowledgement may have landed between the check and the registration.
-        scheduleDrain();
+        // An acknowledgement may have landed between the check and the registration (see releasable()).
+        if (policy.controllerMode() || replicatedOffset() >= end) {
+            scheduleDrain();
+        }
         return waiting;
     }
 

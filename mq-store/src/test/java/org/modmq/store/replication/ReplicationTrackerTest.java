@@ -40,13 +40,49 @@ class ReplicationTrackerTest {
         scheduler.shutdownNow();
     }
 
+    private final AtomicInteger handOffs = new AtomicInteger();
+
     private ReplicationTracker tracker(String... keyValues) {
         Map<String, String> map = new java.util.HashMap<>(Map.of("syncFlushTimeout", "200"));
         for (int i = 0; i < keyValues.length; i += 2) {
             map.put(keyValues[i], keyValues[i + 1]);
         }
         return new ReplicationTracker(ReplicationPolicy.from(ConfigValues.of(map)), end::get, () -> 0, clock,
-                scheduler, Runnable::run, dispatches::incrementAndGet);
+                scheduler, task -> {
+                    handOffs.incrementAndGet();
+                    task.run();
+                }, dispatches::incrementAndGet);
+    }
+
+    @Test
+    void anAcknowledgementWakesTheCompletionsOnlyWhenItReleasesASend() {
+        ReplicationTracker async = tracker("brokerRole", "ASYNC_MASTER");
+        async.becomeMaster(0);
+        async.acknowledged(R1, 500);
+        async.acknowledged(R1, 1000);
+        assertThat(handOffs.get()).as("nothing ever waits on an ASYNC_MASTER").isZero();
+
+        ReplicationTracker sync = tracker("brokerRole", "SYNC_MASTER");
+        sync.becomeMaster(0);
+        sync.acknowledged(R1, 900);
+        assertThat(handOffs.get()).as("no waiter").isZero();
+        CompletableFuture<Void> waiting = sync.awaitReplicated(1000);
+        assertThat(handOffs.get()).as("registered, not covered yet").isZero();
+        sync.acknowledged(R1, 950);
+        assertThat(waiting).isNotDone();
+        assertThat(handOffs.get()).as("an acknowledgement short of the waiter").isZero();
+        sync.acknowledged(R1, 1000);
+        assertThat(waiting).isCompleted();
+        assertThat(handOffs.get()).isEqualTo(1);
+    }
+
+    @Test
+    void whatAStrategyIsToldNobodyWaitsFor() {
+        assertThat(tracker("brokerRole", "ASYNC_MASTER").awaited(true)).isFalse();
+        assertThat(tracker("brokerRole", "SYNC_MASTER").awaited(false)).as("a send that does not wait").isFalse();
+        assertThat(tracker("brokerRole", "SYNC_MASTER").awaited(true)).isTrue();
+        assertThat(tracker("enableControllerMode", "true").awaited(false)).as("consumers wait for the confirm offset")
+                .isTrue();
     }
 
     private static PutStatus failure(CompletableFuture<Void> future) throws Exception {
