@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -67,12 +68,9 @@ class QueueRecoveryAfterPowerLossTest {
     @ParameterizedTest
     @ValueSource(strings = {"mmap", "direct"})
     void rebuildsQueueEntriesLostBelowAnEmptyLastFile(String delegate) throws Exception {
-        ConfigValues config = ConfigValues.of(Map.of("storeBackend", FaultyStorage.NAME, FaultyStorage.DELEGATE_KEY,
-                delegate, "flushDiskType", "SYNC_FLUSH", "storePathRootDir", root.toString(),
-                "mappedFileSizeCommitLog", "65536", "mappedFileSizeConsumeQueue", Integer.toString(PER_FILE * 20),
-                "maxHashSlotNum", "64", "maxIndexNum", "512",
+        ConfigValues config = config(delegate,
                 // No queue force before the power loss: every entry is lost, the records are not.
-                "flushIntervalConsumeQueue", "3600000"));
+                "flushIntervalConsumeQueue", "3600000");
         FaultControl control = FaultyStorage.control(root);
         control.simulateForces(true);
         List<PutResult> acked = new ArrayList<>();
@@ -110,10 +108,7 @@ class QueueRecoveryAfterPowerLossTest {
     @ParameterizedTest
     @ValueSource(strings = {"mmap", "direct"})
     void aQueueCutAtOpenSurvivesTheNextPowerLoss(String delegate) throws Exception {
-        ConfigValues config = ConfigValues.of(Map.of("storeBackend", FaultyStorage.NAME, FaultyStorage.DELEGATE_KEY,
-                delegate, "flushDiskType", "SYNC_FLUSH", "storePathRootDir", root.toString(),
-                "mappedFileSizeCommitLog", "65536", "mappedFileSizeConsumeQueue", Integer.toString(PER_FILE * 20),
-                "maxHashSlotNum", "64", "maxIndexNum", "512", "flushIntervalConsumeQueue", "3600000"));
+        ConfigValues config = config(delegate, "flushIntervalConsumeQueue", "3600000");
         FaultyStorage.control(root).simulateForces(true);
         List<PutResult> first = new ArrayList<>();
         Opened opened = new Opened(config);
@@ -166,11 +161,7 @@ class QueueRecoveryAfterPowerLossTest {
     @ParameterizedTest
     @ValueSource(strings = {"mmap", "direct"})
     void keysIndexedSinceTheLastIndexForceAreFoundAfterAPowerLoss(String delegate) throws Exception {
-        ConfigValues config = ConfigValues.of(Map.of("storeBackend", FaultyStorage.NAME, FaultyStorage.DELEGATE_KEY,
-                delegate, "flushDiskType", "SYNC_FLUSH", "storePathRootDir", root.toString(),
-                "mappedFileSizeCommitLog", "65536", "mappedFileSizeConsumeQueue", Integer.toString(PER_FILE * 20),
-                "maxHashSlotNum", "64", "maxIndexNum", "512", "flushIntervalConsumeQueue", "20",
-                "flushIntervalIndex", "3600000"));
+        ConfigValues config = config(delegate, "flushIntervalConsumeQueue", "20", "flushIntervalIndex", "3600000");
         FaultyStorage.control(root).simulateForces(true);
         CheckpointFile checkpoint = new CheckpointFile(root.resolve("checkpoint"));
         long end = 0;
@@ -193,6 +184,18 @@ class QueueRecoveryAfterPowerLossTest {
                 }
             }
         }
+    }
+
+    /** SYNC_FLUSH on the faulty backend over {@code delegate}, small files, plus {@code extra} key-value pairs. */
+    private ConfigValues config(String delegate, String... extra) {
+        Map<String, String> values = new HashMap<>(Map.of("storeBackend", FaultyStorage.NAME,
+                FaultyStorage.DELEGATE_KEY, delegate, "flushDiskType", "SYNC_FLUSH", "storePathRootDir", root.toString(),
+                "mappedFileSizeCommitLog", "65536", "mappedFileSizeConsumeQueue", Integer.toString(PER_FILE * 20),
+                "maxHashSlotNum", "64", "maxIndexNum", "512"));
+        for (int i = 0; i < extra.length; i += 2) {
+            values.put(extra[i], extra[i + 1]);
+        }
+        return ConfigValues.of(values);
     }
 
     /** A store on the faulty backend the config names; closing it cuts the power first. */
