@@ -325,7 +325,7 @@ public final class MessageStore implements AutoCloseable {
         dispatchNow();
         long end = appended.endOffset();
         tracker.appended(end);
-        strategy.appended(end, tracker.awaited(awaitReplication));
+        strategy.appended(end);
         List<String> ids = new ArrayList<>(appended.count());
         for (int i = 0; i < appended.count(); i++) {
             ids.add(MessageIds.offsetMsgId(messages.get(i).storeHost(), appended.recordOffsets().get(i)));

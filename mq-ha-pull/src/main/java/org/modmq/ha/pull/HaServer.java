@@ -37,13 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HaServer implements SessionRegistry, AutoCloseable {
 
-    /**
-     * How long bytes nobody waits for (ASYNC_MASTER) may wait to go out with what follows. One frame per
-     * append cost master and replica a write, a read, a report and their wake-ups per message; RocketMQ's
-     * ASYNC_MASTER sends what accumulated when its transfer thread wakes, up to 100 ms later.
-     */
-    static final long LAZY_WAKE_MILLIS = 10;
-
     private static final Logger LOG = LoggerFactory.getLogger(HaServer.class);
     private static final long REFUSING = -1;
 
@@ -194,13 +187,6 @@ final class HaServer implements SessionRegistry, AutoCloseable {
     void wake() {
         for (ServedSession session : sessions.keySet()) {
             session.wake();
-        }
-    }
-
-    /** Wakes every session within {@link #LAZY_WAKE_MILLIS}. Any thread. */
-    void wakeSoon() {
-        for (ServedSession session : sessions.keySet()) {
-            session.wakeSoon();
         }
     }
 

@@ -97,19 +97,9 @@ final class PullReplicationStrategy implements ReplicationStrategy {
 
     @Override
     public void appended(long endOffset) {
-        appended(endOffset, true);
-    }
-
-    @Override
-    public void appended(long endOffset, boolean awaited) {
         HaServer current = server;
-        if (current == null) {
-            return;
-        }
-        if (awaited) {
+        if (current != null) {
             current.wake();
-        } else {
-            current.wakeSoon();
         }
     }
 

@@ -9,11 +9,6 @@ interface ServedSession {
     /** The log grew or the confirm offset may have risen: send what is due, on the event loop. */
     void wake();
 
-    /** The log grew and nothing waits for it: send within {@link HaServer#LAZY_WAKE_MILLIS}. */
-    default void wakeSoon() {
-        wake();
-    }
-
     /** Closes the connection; idempotent. */
     void close();
 }

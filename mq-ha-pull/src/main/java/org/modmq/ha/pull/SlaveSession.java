@@ -42,7 +42,6 @@ final class SlaveSession extends ChannelInboundHandlerAdapter implements ServedS
     private final ServingContext context;
     private final long generation;
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
-    private final AtomicBoolean lazyWakeQueued = new AtomicBoolean();
     private volatile State state = State.AWAITING_REPORT;
     private volatile Channel channel;
     private ReplicaLink link;
@@ -68,17 +67,6 @@ final class SlaveSession extends ChannelInboundHandlerAdapter implements ServedS
                 wakeQueued.set(false);
                 pump();
             });
-        }
-    }
-
-    @Override
-    public void wakeSoon() {
-        Channel ch = channel;
-        if (ch != null && state == State.STREAMING && lazyWakeQueued.compareAndSet(false, true)) {
-            ch.eventLoop().schedule(() -> {
-                lazyWakeQueued.set(false);
-                pump();
-            }, HaServer.LAZY_WAKE_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -86,15 +86,6 @@ public final class ReplicationTracker implements ReplicaProgress {
         caughtUpListeners.add(Objects.requireNonNull(caughtUp, "caughtUp"));
     }
 
-    /**
-     * Whether anything waits for replicas to hold an append made with {@code awaitReplication}: a send on
-     * a master that replicates synchronously, or any append in controller mode (consumers read only up to
-     * the confirm offset).
-     */
-    public boolean awaited(boolean awaitReplication) {
-        return policy.controllerMode() || (awaitReplication && policy.mode() != ReplicationPolicy.Mode.NONE);
-    }
-
     /** The log grew to {@code end} (writer threads): dates later acknowledgements. */
     public void appended(long end) {
         samples.record(clock.millis(), end);

@@ -76,15 +76,6 @@ class ReplicationTrackerTest {
         assertThat(handOffs.get()).isEqualTo(1);
     }
 
-    @Test
-    void whatAStrategyIsToldNobodyWaitsFor() {
-        assertThat(tracker("brokerRole", "ASYNC_MASTER").awaited(true)).isFalse();
-        assertThat(tracker("brokerRole", "SYNC_MASTER").awaited(false)).as("a send that does not wait").isFalse();
-        assertThat(tracker("brokerRole", "SYNC_MASTER").awaited(true)).isTrue();
-        assertThat(tracker("enableControllerMode", "true").awaited(false)).as("consumers wait for the confirm offset")
-                .isTrue();
-    }
-
     private static PutStatus failure(CompletableFuture<Void> future) throws Exception {
         try {
             future.get(5, TimeUnit.SECONDS);

@@ -49,16 +49,6 @@ public interface ReplicationStrategy extends AutoCloseable {
     /** Master: the log now ends at {@code endOffset}; a push strategy sends at once. Never blocks. */
     void appended(long endOffset);
 
-    /**
-     * As {@link #appended(long)}, saying whether anything waits for replicas to hold these bytes (a
-     * synchronous send on a SYNC_MASTER, or controller mode, where consumers see only confirmed bytes).
-     * When nothing waits a strategy may send them a little later with what follows, as RocketMQ's
-     * ASYNC_MASTER does; the default sends at once.
-     */
-    default void appended(long endOffset, boolean awaited) {
-        appended(endOffset);
-    }
-
     /** Stops threads and connections. Idempotent. */
     @Override
     void close();
