@@ -60,6 +60,10 @@ class TimerReplicationTest {
                 .isEqualTo(ResponseCode.SUCCESS);
     }
 
+    private static long wheelEntries(HaNode node) {
+        return node.binding().store().getMaxOffsetInQueue("rmq_sys_wheel_timer", 0);
+    }
+
     private List<String> bodies(HaNode node) {
         RemotingCommand pulled = invoke(node, pull("g1", TOPIC, 0, 0, SUB, 0, 0, "*"));
         return pulled.code() == ResponseCode.SUCCESS
@@ -84,10 +88,21 @@ class TimerReplicationTest {
                 "later".getBytes(StandardCharsets.UTF_8))).code()).isEqualTo(ResponseCode.SUCCESS);
 
         Await.until("the first timer delivered by the master", WAIT, () -> bodies(master).contains("soon"));
-        // A progress marker after the delivery's checkpoint, replicated like the rest.
-        Await.until("the slave holding the master's whole log and a progress marker", WAIT,
-                () -> slave.commitLogMax() == master.commitLogMax()
-                        && slave.binding().store().getMaxOffsetInQueue("rmq_sys_wheel_timer", 0) >= 3);
+        // The marker of the checkpoint that covers the delivery, replicated like the rest. A marker also
+        // follows the checkpoint that indexed both timers, which may come after the delivery: wait until
+        // the master has appended none for three checkpoint intervals (nothing is due for 4 s) and the
+        // slave holds its whole log.
+        long[] markers = {-1, System.nanoTime()};
+        Await.until("the master's progress markers settled and the slave holding its whole log", WAIT, () -> {
+            long appended = wheelEntries(master);
+            if (appended != markers[0]) {
+                markers[0] = appended;
+                markers[1] = System.nanoTime();
+                return false;
+            }
+            return System.nanoTime() - markers[1] > Duration.ofMillis(300).toNanos()
+                    && slave.commitLogMax() == master.commitLogMax() && wheelEntries(slave) == appended;
+        });
         assertThat(bodies(slave)).containsExactly("soon");
 
         master.close();
