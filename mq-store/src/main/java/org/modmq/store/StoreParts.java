@@ -32,8 +32,9 @@ import org.modmq.store.segment.SegmentFiles;
  * file is created. Not thread-safe itself; the parts are.
  */
 record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, IndexStore index,
-                  IndexForceCadence indexForces, DispatchAgent dispatch, RetentionAgent retention, CheckpointFile checkpoint, AbortFile abort,
-                  EpochHistory epochs, TruncationMarker truncation, RecoveryReport recovery) {
+                  IndexForceCadence indexForces, DispatchAgent dispatch, RetentionAgent retention,
+                  CheckpointFile checkpoint, AbortFile abort, EpochHistory epochs, TruncationMarker truncation,
+                  RecoveryReport recovery) {
 
     /** ms between two forces of the index (the ConsumeQueues are forced every {@code flushIntervalConsumeQueue}). */
     static final String INDEX_INTERVAL_KEY = "flushIntervalIndex";
@@ -117,8 +118,8 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
                     outcome.recordsVerified(), outcome.corruptOffset(), outcome.corruptReason());
             IndexForceCadence indexForces = new IndexForceCadence(context.clock(), config.values()
                     .longValue(INDEX_INTERVAL_KEY, DEFAULT_INDEX_INTERVAL_MILLIS));
-            return new StoreParts(config, log, queues, index, indexForces, dispatch, retention, checkpointFile, abort, epochs,
-                    truncation, report);
+            return new StoreParts(config, log, queues, index, indexForces, dispatch, retention, checkpointFile, abort,
+                    epochs, truncation, report);
         } catch (RuntimeException e) {
             index.close();
             queues.close();

@@ -16,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,10 +87,6 @@ class StoreFaultsTest {
         }
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        Polling.until(what, condition);
-    }
-
     /** Power loss (faults still on, so nothing is forced in between), then a fresh store on the same files. */
     private void crashAndReopen() {
         control.powerLoss();
@@ -120,7 +115,7 @@ class StoreFaultsTest {
         assertThat(store.getMaxOffsetInQueue(TOPIC, 0)).isEqualTo(1);
 
         control.clear(Operation.WRITE);
-        await(store::writable, "the probe to find the CommitLog writable");
+        Polling.until("the probe to find the CommitLog writable", store::writable);
         assertThat(writability).containsExactly(false, true);
         PutResult after = put("after");
         assertThat(after.status()).isEqualTo(PutStatus.PUT_OK);
@@ -143,7 +138,7 @@ class StoreFaultsTest {
         assertThat(put("refused").status()).isEqualTo(PutStatus.SERVICE_NOT_AVAILABLE);
 
         control.clear(Operation.FORCE);
-        await(store::writable, "the probe's force to succeed");
+        Polling.until("the probe's force to succeed", store::writable);
         assertThat(put("forced").status()).isEqualTo(PutStatus.PUT_OK);
         assertThat(store.getFlushedOffset()).isEqualTo(store.getCommitLogMaxOffset());
     }
@@ -191,7 +186,7 @@ class StoreFaultsTest {
         assertThat(put("refused").status()).isEqualTo(PutStatus.SERVICE_NOT_AVAILABLE);
 
         control.clear(Operation.WRITE);
-        await(store::writable, "dispatch to catch up");
+        Polling.until("dispatch to catch up", store::writable);
         assertThat(store.getMaxOffsetInQueue(TOPIC, 0)).isEqualTo(2);
         assertThat(bodyAt(1)).isEqualTo("second");
     }
