@@ -39,6 +39,9 @@ final class TimerAgent implements AutoCloseable {
     /** The agent's states; every change goes through {@link #transition}. */
     enum State { STANDBY, ACTIVE, CLOSED }
 
+    /** A standby agent's park between reads of the master's markers (one is appended per checkpoint). */
+    static final long STANDBY_IDLE_MS = 100;
+
     private static final Logger LOG = LoggerFactory.getLogger(TimerAgent.class);
     private static final int INDEX_BATCH = 256;
     private static final int DELIVER_BATCH = 1024;
@@ -375,8 +378,15 @@ final class TimerAgent implements AutoCloseable {
         return state;
     }
 
-    /** How long an idle runner may park: until the slot being waited for ends, at most {@code maxMs}. */
+    /**
+     * How long an idle runner may park: until the slot being waited for ends, at most {@code maxMs}; on a
+     * replica (standby) at least {@link #STANDBY_IDLE_MS}, since it only follows the master's progress
+     * markers and the runner is woken when the store becomes master.
+     */
     long idleMs(long maxMs) {
+        if (state == State.STANDBY) {
+            return Math.max(maxMs, STANDBY_IDLE_MS);
+        }
         if (state != State.ACTIVE || cursor >= 0 || config.stopDequeue()) {
             return maxMs;
         }
