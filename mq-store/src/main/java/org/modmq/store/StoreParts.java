@@ -101,6 +101,7 @@ record StoreParts(StoreConfig config, CommitLog log, ConsumeQueueTable queues, I
                     config.delayLevels());
             int redispatched = dispatch.doWork();
             timer.mark("re-dispatch (" + redispatched + " records from " + Math.max(log.minOffset(), dispatchFrom) + ")");
+            log.observeAppends(dispatch::offer);
             RetentionAgent retention = new RetentionAgent(log, queues, index, context.clock(), new RetentionPolicy(
                     config.fileReservedHours() * 3_600_000L, config.deleteHours(),
                     config.diskMaxUsedSpaceRatio() / 100.0, config.diskSpaceCleanForciblyRatio() / 100.0,

@@ -17,6 +17,8 @@ import org.modmq.api.spi.storage.StorageException;
 public final class FileChannelTestBackend implements StorageBackend {
 
     public final AtomicInteger forces = new AtomicInteger();
+    /** Segment reads so far (a test that must not read back what it wrote counts them). */
+    public final AtomicInteger reads = new AtomicInteger();
 
     @Override
     public String name() {
@@ -89,6 +91,7 @@ public final class FileChannelTestBackend implements StorageBackend {
         @Override
         public ByteBuf read(int position, int length) {
             check();
+            reads.incrementAndGet();
             if (position < 0 || length < 0 || position + length > capacity) {
                 throw new IndexOutOfBoundsException(position + "+" + length);
             }

@@ -23,6 +23,12 @@ public record RecordSummary(long commitLogOffset, int size, String topic, int qu
                             int sysFlag, long storeTimestamp, String tags, String keys, String uniqKey,
                             String delay) {
 
+    /** This summary with the offsets and time an append assigned (a summary read before they were). */
+    public RecordSummary assigned(long commitLogOffset, long queueOffset, long storeTimestamp) {
+        return new RecordSummary(commitLogOffset, size, topic, queueId, queueOffset, sysFlag, storeTimestamp, tags,
+                keys, uniqKey, delay);
+    }
+
     /** The ConsumeQueue tag code. */
     public long tagsCode() {
         return MessageProperties.tagsCode(tags);

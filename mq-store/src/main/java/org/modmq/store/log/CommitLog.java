@@ -17,8 +17,10 @@ import org.modmq.api.message.PutStatusException;
 import org.modmq.api.spi.flush.FlushTarget;
 import org.modmq.api.spi.storage.Segment;
 import org.modmq.api.spi.storage.StorageException;
+import org.modmq.store.format.MessageDecoder;
 import org.modmq.store.format.MessageEncoder;
 import org.modmq.store.format.MessageLayout;
+import org.modmq.store.format.RecordSummary;
 import org.modmq.store.format.TopicQueue;
 import org.modmq.store.segment.SegmentFiles;
 import org.slf4j.Logger;
@@ -51,6 +53,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
 
     private final int maxMessageSize;
     private final ReentrantLock appendLock = new ReentrantLock();
+    private volatile AppendObserver observer;
     private final Object flushLock = new Object();
     private final ByteBuf blank = Unpooled.unreleasableBuffer(Unpooled.buffer(8, 8));
     private volatile long written;
@@ -109,6 +112,21 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         return appendBatch(List.of(message));
     }
 
+    /** Told of every local append's records, so that dispatch need not read them back. */
+    public interface AppendObserver {
+
+        /**
+         * Called under the append lock, after the records at [{@code start}, {@code end}) are written
+         * (a truncation cannot come between); must not block.
+         */
+        void appended(long start, long end, List<RecordSummary> records);
+    }
+
+    /** Sets the one observer of local appends (dispatch), replacing any earlier one. */
+    public void observeAppends(AppendObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
     /**
      * Appends messages of one topic-queue with consecutive queue offsets (none for a prepared or
      * rolled-back transaction record) into one segment. All or nothing.
@@ -141,9 +159,10 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
                 return AppendResult.failed(PutStatus.MESSAGE_ILLEGAL, total + " bytes do not fit one segment of "
                         + files.capacity());
             }
+            List<RecordSummary> partial = observer == null ? null : summaries(records);
             appendLock.lock();
             try {
-                return appendLocked(queue, records, total);
+                return appendLocked(queue, records, total, partial);
             } finally {
                 appendLock.unlock();
             }
@@ -157,7 +176,25 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         }
     }
 
-    private AppendResult appendLocked(TopicQueue queue, List<ByteBuf> records, int total) {
+    /**
+     * The records' summaries before the append assigns their offsets and time (filled in under the lock,
+     * see {@link #observeAppends}); null when one cannot be read, and the append is then read back.
+     */
+    private static List<RecordSummary> summaries(List<ByteBuf> records) {
+        List<RecordSummary> partial = new ArrayList<>(records.size());
+        try {
+            for (ByteBuf record : records) {
+                partial.add(MessageDecoder.summarize(record, record.readerIndex()));
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("a record to append cannot be summarized; dispatch reads it back: {}", e.toString());
+            return null;
+        }
+        return partial;
+    }
+
+    private AppendResult appendLocked(TopicQueue queue, List<ByteBuf> records, int total,
+                                      List<RecordSummary> partial) {
         if (mode != LogMode.LOCAL) {
             return AppendResult.failed(PutStatus.SERVICE_NOT_AVAILABLE, mode == LogMode.REPLICATED
                     ? "this store is a replica: it takes only its master's replicated bytes"
@@ -181,6 +218,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         long firstQueueOffset = -1;
         int assigned = 0;
         List<Long> offsets = new ArrayList<>(records.size());
+        long[] queueOffsetsOf = new long[records.size()];
         int at = 0;
         for (ByteBuf record : records) {
             // Dense queues: a prepared or rolled-back transaction record takes no queue offset (0, as in RocketMQ).
@@ -191,12 +229,21 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
             }
             MessageLayout.setAssigned(record, record.readerIndex(), queueOffset, offset + at, timestamp);
             offsets.add(offset + at);
+            queueOffsetsOf[offsets.size() - 1] = queueOffset;
             at += record.readableBytes();
         }
         writeRecords(segment, position, records);
         queueOffsets.advance(queue, next, assigned);
         written = offset + total;
         confirmed = written;
+        AppendObserver told = observer;
+        if (told != null && partial != null) {
+            List<RecordSummary> summaries = new ArrayList<>(partial.size());
+            for (int i = 0; i < partial.size(); i++) {
+                summaries.add(partial.get(i).assigned(offsets.get(i), queueOffsetsOf[i], timestamp));
+            }
+            told.appended(offset, offset + total, summaries);
+        }
         return new AppendResult(PutStatus.PUT_OK, offset, total, firstQueueOffset, records.size(), timestamp, offsets,
                 "");
     }

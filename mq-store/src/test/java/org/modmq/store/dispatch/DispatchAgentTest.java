@@ -1,0 +1,144 @@
+package org.modmq.store.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.modmq.api.message.BrokerMessage;
+import org.modmq.store.FileChannelTestBackend;
+import org.modmq.store.TestMessages;
+import org.modmq.store.index.IndexStore;
+import org.modmq.store.log.CommitLog;
+import org.modmq.store.log.QueueOffsetTable;
+import org.modmq.store.queue.ConsumeQueue;
+import org.modmq.store.queue.ConsumeQueueEntry;
+import org.modmq.store.queue.ConsumeQueueTable;
+import org.modmq.store.segment.SegmentFiles;
+import org.modmq.testkit.ManualClock;
+import org.modmq.testkit.NettyLeakCheck;
+
+/** Dispatch of local appends from the summaries the append offers, and its fallback to reading back. */
+@ExtendWith(NettyLeakCheck.class)
+class DispatchAgentTest {
+
+    private static final int SEGMENT = 64 * 1024;
+
+    @TempDir
+    Path root;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2024-01-10T10:00:00Z"));
+    private final FileChannelTestBackend logBackend = new FileChannelTestBackend();
+    private final FileChannelTestBackend logicsBackend = new FileChannelTestBackend();
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : open) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void offeredAppendsAreDispatchedWithoutReadingTheLogBack() {
+        Store offered = store("offered", true);
+        Store readBack = store("read-back", false);
+        for (Store store : List.of(offered, readBack)) {
+            appendBatches(store.log(), 5);
+        }
+        logBackend.reads.set(0);
+        int dispatched = offered.dispatch().doWork();
+        assertThat(logBackend.reads).as("CommitLog reads while dispatching offered appends").hasValue(0);
+
+        assertThat(readBack.dispatch().doWork()).isEqualTo(dispatched).isEqualTo(5 * 4 + 1);
+        assertThat(logBackend.reads.get()).isPositive();
+        assertThat(entries(offered)).isNotEmpty().isEqualTo(entries(readBack));
+        assertThat(offered.dispatch().dispatchedOffset()).isEqualTo(offered.log().maxOffset());
+    }
+
+    @Test
+    void aLimitInsideAnOfferedBatchDispatchesWhatIsBelowItAndTheRestLater() {
+        Store offered = store("limited", true);
+        Store readBack = store("reference", false);
+        appendBatches(offered.log(), 3);
+        appendBatches(readBack.log(), 3);
+        long limit = offered.log().maxOffset() / 2;
+        offered.dispatch().limit(() -> limit);
+        offered.dispatch().doWork();
+        assertThat(offered.dispatch().dispatchedOffset()).isLessThanOrEqualTo(limit).isPositive();
+
+        offered.dispatch().limit(() -> Long.MAX_VALUE);
+        offered.dispatch().doWork();
+        readBack.dispatch().doWork();
+        assertThat(offered.dispatch().dispatchedOffset()).isEqualTo(offered.log().maxOffset());
+        assertThat(entries(offered)).isEqualTo(entries(readBack));
+    }
+
+    @Test
+    void offersBelowWhatIsDispatchedAreDropped() {
+        Store store = store("stale", true);
+        appendBatches(store.log(), 2);
+        store.dispatch().doWork();
+        long end = store.log().maxOffset();
+        // An appender that offers after dispatch read its range back (it lost the race to the dispatch lock).
+        store.dispatch().offer(0, end, List.of());
+        appendBatches(store.log(), 1);
+        assertThat(store.dispatch().doWork()).isEqualTo(1 + 4);
+        assertThat(store.dispatch().dispatchedOffset()).isEqualTo(store.log().maxOffset());
+        assertThat(entries(store)).hasSize(2 * 1 + 3 * 4);
+    }
+
+    private record Store(CommitLog log, ConsumeQueueTable queues, DispatchAgent dispatch) {
+    }
+
+    private Store store(String name, boolean observe) {
+        SegmentFiles files = new SegmentFiles(logBackend, root.resolve(name).resolve("commitlog"), SEGMENT, SEGMENT);
+        files.load();
+        CommitLog log = new CommitLog(files, new QueueOffsetTable(), clock, ByteBufAllocator.DEFAULT, 1 << 20);
+        log.restoreEnd(0);
+        ConsumeQueueTable queues = new ConsumeQueueTable(logicsBackend, root.resolve(name).resolve("consumequeue"), 100);
+        IndexStore index = new IndexStore(logicsBackend, root.resolve(name).resolve("index"), clock, 64, 512);
+        index.load();
+        DispatchAgent dispatch = new DispatchAgent(log, queues, index, 0);
+        if (observe) {
+            log.observeAppends(dispatch::offer);
+        }
+        open.add(log::close);
+        open.add(queues);
+        open.add(index);
+        return new Store(log, queues, dispatch);
+    }
+
+    /** One single message, then {@code batches} batches of four to queue 1 with tags and keys. */
+    private static void appendBatches(CommitLog log, int batches) {
+        log.append(TestMessages.message("T", 0, "single"));
+        for (int b = 0; b < batches; b++) {
+            int batch = b;
+            List<BrokerMessage> messages = IntStream.range(0, 4)
+                    .mapToObj(i -> TestMessages.message("T", 1, "body-" + batch + "-" + i, "tag" + i, "key" + batch))
+                    .toList();
+            assertThat(log.appendBatch(messages).ok()).isTrue();
+        }
+    }
+
+    private static List<ConsumeQueueEntry> entries(Store store) {
+        List<ConsumeQueueEntry> all = new ArrayList<>();
+        for (int queueId = 0; queueId < 2; queueId++) {
+            ConsumeQueue queue = store.queues().get("T", queueId, false);
+            if (queue == null) {
+                continue;
+            }
+            for (long offset = queue.minOffset(); offset < queue.maxOffset(); offset++) {
+                all.add(queue.entry(offset));
+            }
+        }
+        return all;
+    }
+}
