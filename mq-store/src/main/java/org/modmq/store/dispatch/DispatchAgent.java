@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.modmq.api.message.DelayLevels;
@@ -48,10 +47,12 @@ public final class DispatchAgent {
     private volatile LongSupplier limit = () -> Long.MAX_VALUE;
     /** Summaries of local appends not dispatched yet, by the offset of their first record. */
     private final ConcurrentSkipListMap<Long, Offered> offered = new ConcurrentSkipListMap<>();
-    private final AtomicInteger offeredCount = new AtomicInteger();
 
-    /** At most this many appends' summaries wait; beyond, a range is read back (a limit holds dispatch). */
-    static final int MAX_OFFERED = 1024;
+    /**
+     * Summaries wait only for appends starting less than this far beyond the dispatched offset (a limit
+     * holds dispatch in controller mode); further ones are read back when their turn comes.
+     */
+    static final long MAX_OFFERED_AHEAD = 16L * 1024 * 1024;
 
     private record Offered(long end, List<RecordSummary> records) {
     }
@@ -92,7 +93,7 @@ public final class DispatchAgent {
         lock.lock();
         try {
             dispatched = offset;
-            dropOfferedBelow(Long.MAX_VALUE);
+            offered.clear();
         } finally {
             lock.unlock();
         }
@@ -101,24 +102,19 @@ public final class DispatchAgent {
     /**
      * The summaries of the records a local append wrote at [{@code start}, {@code end}), in order. Called
      * under the CommitLog's append lock (a truncation, which takes it too, then drops them through
-     * {@link #resetTo}); dropped when too many wait already. Never blocks.
+     * {@link #resetTo}); dropped when dispatch is already past {@code start} or far behind it. The list is
+     * handed over, not copied. Never blocks.
      */
     public void offer(long start, long end, List<RecordSummary> records) {
-        if (start < dispatched || offeredCount.get() >= MAX_OFFERED) {
-            return;
-        }
-        if (offered.put(start, new Offered(end, List.copyOf(records))) == null) {
-            offeredCount.incrementAndGet();
+        long from = dispatched;
+        if (start >= from && start - from < MAX_OFFERED_AHEAD) {
+            offered.put(start, new Offered(end, records));
         }
     }
 
-    private void dropOfferedBelow(long offset) {
-        Map.Entry<Long, Offered> first;
-        while ((first = offered.firstEntry()) != null && first.getKey() < offset) {
-            if (offered.remove(first.getKey()) != null) {
-                offeredCount.decrementAndGet();
-            }
-        }
+    /** Appends whose summaries wait for their turn (tests). */
+    int waitingOffers() {
+        return offered.size();
     }
 
     /** Dispatches everything confirmed so far; returns the number of records dispatched. */
@@ -131,9 +127,7 @@ public final class DispatchAgent {
             while (dispatched < end) {
                 Offered ready = offered.get(dispatched);
                 if (ready != null && ready.end() <= end) {
-                    if (offered.remove(dispatched) != null) {
-                        offeredCount.decrementAndGet();
-                    }
+                    offered.remove(dispatched);
                     for (RecordSummary record : ready.records()) {
                         dispatchSummary(record, grown);
                         dispatched = record.commitLogOffset() + record.size();
@@ -148,7 +142,7 @@ public final class DispatchAgent {
                 work += done;
             }
             // Offers the read-back path passed (their appender came after another's doWork) are stale.
-            dropOfferedBelow(dispatched);
+            offered.headMap(dispatched).clear();
             grown.forEach((queue, max) -> notifyListeners(queue, max));
             return work;
         } finally {

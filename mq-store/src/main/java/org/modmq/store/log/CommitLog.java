@@ -218,7 +218,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         long firstQueueOffset = -1;
         int assigned = 0;
         List<Long> offsets = new ArrayList<>(records.size());
-        long[] queueOffsetsOf = new long[records.size()];
+        List<RecordSummary> summaries = partial == null ? null : new ArrayList<>(partial.size());
         int at = 0;
         for (ByteBuf record : records) {
             // Dense queues: a prepared or rolled-back transaction record takes no queue offset (0, as in RocketMQ).
@@ -229,7 +229,9 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
             }
             MessageLayout.setAssigned(record, record.readerIndex(), queueOffset, offset + at, timestamp);
             offsets.add(offset + at);
-            queueOffsetsOf[offsets.size() - 1] = queueOffset;
+            if (summaries != null) {
+                summaries.add(partial.get(summaries.size()).assigned(offset + at, queueOffset, timestamp));
+            }
             at += record.readableBytes();
         }
         writeRecords(segment, position, records);
@@ -237,11 +239,7 @@ public final class CommitLog implements FlushTarget, AutoCloseable {
         written = offset + total;
         confirmed = written;
         AppendObserver told = observer;
-        if (told != null && partial != null) {
-            List<RecordSummary> summaries = new ArrayList<>(partial.size());
-            for (int i = 0; i < partial.size(); i++) {
-                summaries.add(partial.get(i).assigned(offsets.get(i), queueOffsetsOf[i], timestamp));
-            }
+        if (told != null && summaries != null) {
             told.appended(offset, offset + total, summaries);
         }
         return new AppendResult(PutStatus.PUT_OK, offset, total, firstQueueOffset, records.size(), timestamp, offsets,

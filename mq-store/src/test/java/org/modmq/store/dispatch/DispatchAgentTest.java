@@ -69,30 +69,43 @@ class DispatchAgentTest {
         Store readBack = store("reference", false);
         appendBatches(offered.log(), 3);
         appendBatches(readBack.log(), 3);
+        assertThat(offered.dispatch().waitingOffers()).isEqualTo(1 + 3);
         long limit = offered.log().maxOffset() / 2;
         offered.dispatch().limit(() -> limit);
         offered.dispatch().doWork();
         assertThat(offered.dispatch().dispatchedOffset()).isLessThanOrEqualTo(limit).isPositive();
+        int waiting = offered.dispatch().waitingOffers();
+        assertThat(waiting).as("offers above the limit").isPositive().isLessThan(1 + 3);
 
         offered.dispatch().limit(() -> Long.MAX_VALUE);
         offered.dispatch().doWork();
         readBack.dispatch().doWork();
         assertThat(offered.dispatch().dispatchedOffset()).isEqualTo(offered.log().maxOffset());
+        assertThat(offered.dispatch().waitingOffers()).as("offers after everything is dispatched").isZero();
         assertThat(entries(offered)).isEqualTo(entries(readBack));
     }
 
     @Test
-    void offersBelowWhatIsDispatchedAreDropped() {
+    void offersTheReadBackPassedOrATruncationResetAreDropped() {
         Store store = store("stale", true);
         appendBatches(store.log(), 2);
-        store.dispatch().doWork();
+        // The last batch, which the limit cuts, is read back up to the limit; its offer is passed and goes.
         long end = store.log().maxOffset();
-        // An appender that offers after dispatch read its range back (it lost the race to the dispatch lock).
-        store.dispatch().offer(0, end, List.of());
+        store.dispatch().limit(() -> end - 1);
+        store.dispatch().doWork();
+        store.dispatch().limit(() -> Long.MAX_VALUE);
+        store.dispatch().doWork();
+        assertThat(store.dispatch().waitingOffers()).isZero();
+        assertThat(entries(store)).hasSize(1 + 2 * 4);
+
+        store.dispatch().limit(() -> end);
         appendBatches(store.log(), 1);
-        assertThat(store.dispatch().doWork()).isEqualTo(1 + 4);
-        assertThat(store.dispatch().dispatchedOffset()).isEqualTo(store.log().maxOffset());
-        assertThat(entries(store)).hasSize(2 * 1 + 3 * 4);
+        assertThat(store.dispatch().waitingOffers()).isEqualTo(2);
+        store.dispatch().resetTo(end);
+        assertThat(store.dispatch().waitingOffers()).isZero();
+        // An offer behind the dispatched offset (its appender lost the race to the read-back) is not kept.
+        store.dispatch().offer(0, end, List.of());
+        assertThat(store.dispatch().waitingOffers()).isZero();
     }
 
     private record Store(CommitLog log, ConsumeQueueTable queues, DispatchAgent dispatch) {
